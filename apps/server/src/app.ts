@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import fastifyCompress from '@fastify/compress';
+import fastifyHelmet from '@fastify/helmet';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import { openDatabase, type Database } from './db/client.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { registerAuth } from './plugins/auth.js';
+import { registerErrorHandling } from './plugins/errors.js';
+import { registerWeb } from './plugins/web.js';
+import type { App } from './types.js';
+
+export type { App } from './types.js';
+export { loadConfig, type Config } from './config.js';
+
+export interface BuildOptions {
+  /** An open database; when absent one is opened from the config and closed with the app. */
+  database?: Database;
+  /** The clock for every rule; tests pin it. */
+  now?: () => Date;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** The content security policy the built web app satisfies: nothing inline but styles, nothing from elsewhere. */
+const contentSecurityPolicy = {
+  useDefaults: false,
+  directives: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    // MUI (emotion) injects <style> elements at run time.
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:'],
+    fontSrc: ["'self'", 'data:'],
+    connectSrc: ["'self'"],
+    objectSrc: ["'none'"],
+    frameAncestors: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+  },
+};
+
+/** Builds the whole application without listening, so tests can `inject` requests. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
+  const database =
+    options.database ??
+    (await openDatabase(
+      config.databaseUrl
+        ? { kind: 'postgres', url: config.databaseUrl }
+        : { kind: 'pglite', dataDir: `${config.dataDir}/db` },
+    ));
+  const ownsDatabase = !options.database;
+
+  const app = Fastify({
+    logger: options.logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+    },
+    trustProxy: config.trustProxy,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    // Keep-alive connections would otherwise hold a shutdown open until they time out.
+    forceCloseConnections: 'idle',
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  try {
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    app.decorate('config', config);
+    app.decorate('database', database);
+    app.decorate('db', database.db);
+    app.decorate('now', options.now ?? (() => new Date()));
+    app.decorateRequest('user', null);
+    // Every route as "METHOD /path", for the authorization table test that proves each
+    // one has a decided access rule.
+    const routes: string[] = [];
+    app.decorate('routes', routes);
+    app.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) {
+        if (method !== 'HEAD') routes.push(`${method} ${route.url}`);
+      }
+    });
+    app.addHook('onSend', async (request, reply) => {
+      reply.header('x-request-id', request.id);
+    });
+    if (ownsDatabase) app.addHook('onClose', () => database.close());
+
+    await database.migrate();
+
+    registerErrorHandling(app);
+    await app.register(fastifyHelmet, {
+      contentSecurityPolicy,
+      // The app loads nothing cross-origin; these keep other origins out of it.
+      crossOriginEmbedderPolicy: false,
+    });
+    await app.register(fastifyCompress, { threshold: 1024 });
+    await app.register(fastifySwagger, {
+      openapi: {
+        info: {
+          title: 'Merit API',
+          description:
+            'Calls for proposals with committee review. Send `Authorization: Token <key>`.',
+          version: '1',
+        },
+        components: {
+          securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization' } },
+        },
+        security: [{ token: [] }],
+      },
+      transform: jsonSchemaTransform,
+      transformObject: jsonSchemaTransformObject,
+    });
+    await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+    await app.register(
+      async (api) => {
+        registerAuth(api);
+        await api.register(healthRoutes);
+        await api.register(authRoutes);
+        await api.register(usersRoutes);
+      },
+      { prefix: '/api/v1' },
+    );
+    await registerWeb(app);
+    await app.ready();
+  } catch (error) {
+    await app.close().catch(() => {});
+    if (ownsDatabase) await database.close().catch(() => {});
+    throw error;
+  }
+  return app;
+}

@@ -1,0 +1,49 @@
+import { parseArgs } from 'node:util';
+import { upsertAdmin } from '../modules/users/users.service.js';
+import { openConfiguredDatabase } from './shared.js';
+
+const usage = 'Usage: npm run create-admin -- --username NAME --email ADDRESS --password PASSWORD';
+
+let values: { username?: string; email?: string; password?: string };
+try {
+  ({ values } = parseArgs({
+    options: {
+      username: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+    },
+    strict: true,
+  }));
+} catch (error) {
+  console.error(`${(error as Error).message}\n${usage}`);
+  process.exit(2);
+}
+
+const { username, email, password } = values;
+const problems = [
+  !username && '--username is required',
+  !email && '--email is required',
+  email && !email.includes('@') && '--email must be an email address',
+  !password && '--password is required',
+  password && password.length < 8 && '--password must be at least 8 characters long',
+].filter(Boolean);
+if (problems.length > 0) {
+  console.error(`${problems.join('; ')}.\n${usage}`);
+  process.exit(2);
+}
+
+const { database } = await openConfiguredDatabase();
+try {
+  const { user, created } = await upsertAdmin(database.db, {
+    username: username!,
+    email: email!,
+    password: password!,
+  });
+  console.log(
+    created
+      ? `Created administrator "${user.username}".`
+      : `Reset administrator "${user.username}": new password and email set, account verified and active.`,
+  );
+} finally {
+  await database.close();
+}

@@ -1,0 +1,124 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Merit is configured by environment variables only (ARCHITECTURE.md "Runtime shape").
+ * They are read and checked once, here, so a typo stops the start with one line that
+ * names the variable instead of failing later somewhere unrelated.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** PostgreSQL connection string; the embedded PGlite database is used when unset. */
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  initialAdmin: { username: string; email: string; password: string } | undefined;
+  /** Built web app (index.html and assets/). */
+  webDir: string;
+  /** The user manual PDF served as Help. */
+  manualPath: string;
+  /** Whether requests come through a reverse proxy whose X-Forwarded-For to trust. */
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable} ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+type Env = Record<string, string | undefined>;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === '' ? undefined : value;
+}
+
+function readPort(env: Env): number {
+  const raw = read(env, 'PORT');
+  if (raw === undefined) return 3000;
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port < 1 || port > 65535) {
+    throw new ConfigError('PORT', `must be a whole number from 1 to 65535, but is "${raw}".`);
+  }
+  return port;
+}
+
+function readUrl(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be a URL (${protocols.join(' or ')}), but is not one.`);
+  }
+  if (!protocols.includes(url.protocol.replace(/:$/, ''))) {
+    throw new ConfigError(
+      name,
+      `must start with ${protocols.map((p) => `${p}://`).join(' or ')}, but starts with ${url.protocol}//.`,
+    );
+  }
+  return raw;
+}
+
+function readBoolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(name, `must be true or false, but is "${raw}".`);
+}
+
+function readInitialAdmin(env: Env): Config['initialAdmin'] {
+  const names = ['INITIAL_ADMIN_USERNAME', 'INITIAL_ADMIN_EMAIL', 'INITIAL_ADMIN_PASSWORD'];
+  const [username, email, password] = names.map((n) => read(env, n));
+  if (username === undefined && email === undefined && password === undefined) return undefined;
+  const missing = names.find((n) => read(env, n) === undefined);
+  if (missing) {
+    throw new ConfigError(missing, 'must be set too when any INITIAL_ADMIN_* variable is set.');
+  }
+  if (password!.length < 8) {
+    throw new ConfigError('INITIAL_ADMIN_PASSWORD', 'must be at least 8 characters long.');
+  }
+  if (!email!.includes('@')) {
+    throw new ConfigError('INITIAL_ADMIN_EMAIL', `must be an email address, but is "${email}".`);
+  }
+  return { username: username!, email: email!, password: password! };
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = readPort(env);
+  const logLevel = read(env, 'LOG_LEVEL') ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(
+      'LOG_LEVEL',
+      `must be one of ${LOG_LEVELS.join(', ')}, but is "${logLevel}".`,
+    );
+  }
+  return {
+    port,
+    host: read(env, 'HOST') ?? '0.0.0.0',
+    dataDir: path.resolve(read(env, 'DATA_DIR') ?? './data'),
+    databaseUrl: readUrl(env, 'DATABASE_URL', ['postgres', 'postgresql']),
+    publicUrl: (
+      readUrl(env, 'PUBLIC_URL', ['http', 'https']) ?? `http://localhost:${port}`
+    ).replace(/\/+$/, ''),
+    logLevel: logLevel as Config['logLevel'],
+    initialAdmin: readInitialAdmin(env),
+    webDir: path.resolve(read(env, 'WEB_DIR') ?? path.join(repoRoot, 'apps/web/dist')),
+    manualPath: path.resolve(
+      read(env, 'MANUAL_PATH') ?? path.join(repoRoot, 'docs/dist/manual.pdf'),
+    ),
+    trustProxy: readBoolean(env, 'TRUST_PROXY', false),
+  };
+}

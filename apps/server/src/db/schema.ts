@@ -1,0 +1,101 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+export const users = pgTable(
+  'users',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    username: varchar('username', { length: 150 }).notNull(),
+    email: varchar('email', { length: 254 }).notNull(),
+    firstName: varchar('first_name', { length: 30 }).notNull().default(''),
+    lastName: varchar('last_name', { length: 30 }).notNull().default(''),
+    institution: varchar('institution', { length: 100 }).notNull().default(''),
+    gender: varchar('gender', { length: 10 }),
+    phoneNumber: varchar('phone_number', { length: 30 }).notNull().default(''),
+    isStudent: boolean('is_student').notNull().default(false),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    isActive: boolean('is_active').notNull().default(true),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    registrationComplete: boolean('registration_complete').notNull().default(true),
+    isAaf: boolean('is_aaf').notNull().default(false),
+    /** The collaborator hash (spec section 3): 10 characters, unique. */
+    hash: varchar('hash', { length: 10 }).notNull(),
+    /** Argon2id PHC string; null for federated users, who have no usable password. */
+    passwordHash: text('password_hash'),
+    ...timestamps,
+  },
+  (t) => [
+    // Usernames and emails are unique whatever their case.
+    uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
+    uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
+    uniqueIndex('users_hash_idx').on(t.hash),
+    check('users_gender_check', sql`${t.gender} in ('MALE', 'FEMALE', 'OTHER')`),
+  ],
+);
+
+export const authTokens = pgTable(
+  'auth_tokens',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the key, hex; the key itself is never stored. */
+    keyHash: varchar('key_hash', { length: 64 }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('auth_tokens_key_hash_idx').on(t.keyHash),
+    index('auth_tokens_user_idx').on(t.userId),
+  ],
+);
+
+export const committees = pgTable(
+  'committees',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    name: varchar('name', { length: 100 }).notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('committees_name_lower_idx').on(sql`lower(${t.name})`)],
+);
+
+export const committeeRoles = pgTable(
+  'committee_roles',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    committeeId: integer('committee_id')
+      .notNull()
+      .references(() => committees.id, { onDelete: 'restrict' }),
+    role: varchar('role', { length: 10 }).notNull(),
+    commencement: timestamp('commencement', { withTimezone: true }).notNull(),
+    termination: timestamp('termination', { withTimezone: true }).notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    index('committee_roles_user_idx').on(t.userId),
+    index('committee_roles_committee_idx').on(t.committeeId),
+    check('committee_roles_role_check', sql`${t.role} in ('CHAIR', 'MEMBER')`),
+    check('committee_roles_dates_check', sql`${t.termination} >= ${t.commencement}`),
+  ],
+);

@@ -1,0 +1,89 @@
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { DatabaseConnectError } from './db/client.js';
+import { ensureFirstAdmin } from './modules/users/users.service.js';
+
+/** How long a shutdown waits for requests in flight before giving up. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function fail(message: string): never {
+  console.error(`Merit cannot start: ${message}`);
+  process.exit(1);
+}
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
+
+  let app;
+  try {
+    app = await buildApp(config);
+  } catch (error) {
+    if (error instanceof DatabaseConnectError) fail(error.message);
+    throw error;
+  }
+
+  const created = await ensureFirstAdmin(app.db, config.initialAdmin);
+  if (created?.password) {
+    // Printed once, straight to the console and not to the structured log, so it is
+    // seen by the person starting Merit and not kept in log storage.
+    console.warn(
+      [
+        '',
+        '  ┌──────────────────────────────────────────────────────────────┐',
+        '  │ Merit created the first administrator account.               │',
+        `  │   username: ${created.username.padEnd(49)}│`,
+        `  │   password: ${created.password.padEnd(49)}│`,
+        '  │ This password is shown only now. Log in and change it.       │',
+        '  └──────────────────────────────────────────────────────────────┘',
+        '',
+      ].join('\n'),
+    );
+  } else if (created) {
+    app.log.info(
+      { username: created.username },
+      'created the first administrator from INITIAL_ADMIN_*',
+    );
+  }
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    const timer = setTimeout(() => {
+      app.log.error('requests still running after the grace period; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    timer.unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'error while shutting down');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') fail(`PORT ${config.port} is already in use on ${config.host}.`);
+    if (code === 'EACCES') fail(`PORT ${config.port} needs privileges this process does not have.`);
+    throw error;
+  }
+  console.warn(`Merit is running at ${config.publicUrl}`);
+}
+
+main().catch((error: unknown) => {
+  console.error('Merit failed to start:', error);
+  process.exit(1);
+});

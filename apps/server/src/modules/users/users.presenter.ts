@@ -1,0 +1,44 @@
+import type { UserDetails, UserRole } from '@merit/contract';
+import { isRoleCurrent, type CommitteeRoleName, type Gender } from '@merit/domain';
+import type { UserRow } from './users.service.js';
+
+export interface RoleRow {
+  id: number;
+  committeeId: number;
+  committeeName: string;
+  role: string;
+  commencement: Date;
+  termination: Date;
+}
+
+export function presentRole(row: RoleRow, now: Date): UserRole {
+  return {
+    id: row.id,
+    committeeId: row.committeeId,
+    committeeName: row.committeeName,
+    role: row.role as CommitteeRoleName,
+    commencement: row.commencement.toISOString(),
+    termination: row.termination.toISOString(),
+    current: isRoleCurrent(row, now),
+  };
+}
+
+/** The User of spec section 3, under its spec names. */
+export function presentUserDetails(user: UserRow, roles: RoleRow[], now: Date): UserDetails {
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    institution: user.institution,
+    gender: user.gender as Gender | null,
+    phone_number: user.phoneNumber,
+    is_student: user.isStudent,
+    is_admin: user.isAdmin,
+    registration_complete: user.registrationComplete,
+    is_aaf: user.isAaf,
+    hash: user.hash,
+    roles: roles.map((r) => presentRole(r, now)),
+  };
+}

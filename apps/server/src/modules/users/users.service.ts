@@ -1,0 +1,115 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client.js';
+import { users } from '../../db/schema.js';
+import { hashPassword } from '../../lib/passwords.js';
+import { newPassword, newUserHash } from '../../lib/secrets.js';
+
+export type UserRow = typeof users.$inferSelect;
+export type NewUser = Omit<typeof users.$inferInsert, 'id' | 'hash' | 'passwordHash'> & {
+  password?: string | null;
+};
+
+// A fixed number shared by every process: first-admin creation runs under this lock so
+// two processes starting on an empty database cannot both create one.
+const FIRST_ADMIN_LOCK_ID = 727_100_002;
+
+export async function findUserByUsername(db: Tx, username: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(eq(sql`lower(${users.username})`, username.toLowerCase()))
+    .limit(1);
+  return row;
+}
+
+export async function findUserById(db: Tx, id: number): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row;
+}
+
+/** Inserts a user with a fresh unique collaborator hash and the password hashed. */
+export async function createUser(db: Tx, input: NewUser): Promise<UserRow> {
+  const { password, ...rest } = input;
+  const passwordHash = password ? await hashPassword(password) : null;
+  // 57^10 possible hashes make a clash vanishingly rare; retrying keeps it harmless.
+  for (let attempt = 0; ; attempt += 1) {
+    const hash = newUserHash();
+    const taken = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.hash, hash))
+      .limit(1);
+    if (taken.length > 0 && attempt < 5) continue;
+    const [row] = await db
+      .insert(users)
+      .values({ ...rest, hash, passwordHash })
+      .returning();
+    return row!;
+  }
+}
+
+export interface AdminInput {
+  username: string;
+  email: string;
+  password: string;
+}
+
+/**
+ * Creates the admin, or, when the username exists, resets that account to a verified,
+ * active admin with this email and password. Used by `npm run create-admin`.
+ */
+export async function upsertAdmin(
+  db: Tx,
+  input: AdminInput,
+): Promise<{ user: UserRow; created: boolean }> {
+  const existing = await findUserByUsername(db, input.username);
+  if (existing) {
+    const [user] = await db
+      .update(users)
+      .set({
+        email: input.email,
+        passwordHash: await hashPassword(input.password),
+        isAdmin: true,
+        isActive: true,
+        emailVerified: true,
+        updatedAt: new Date(),
+      })
+      .where(eq(users.id, existing.id))
+      .returning();
+    return { user: user!, created: false };
+  }
+  const user = await createUser(db, {
+    username: input.username,
+    email: input.email,
+    password: input.password,
+    isAdmin: true,
+    emailVerified: true,
+    registrationComplete: true,
+  });
+  return { user, created: true };
+}
+
+/**
+ * On an empty database, creates the first admin: from INITIAL_ADMIN_* when set,
+ * otherwise `admin` with a random password that the caller shows once.
+ * Returns the generated password, or null when nothing was generated.
+ */
+export async function ensureFirstAdmin(
+  db: Tx,
+  configured: AdminInput | undefined,
+): Promise<{ username: string; password: string | null } | null> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${FIRST_ADMIN_LOCK_ID})`);
+    const [{ count } = { count: 0 }] = await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(users);
+    if (count > 0) return null;
+    if (configured) {
+      await upsertAdmin(tx, configured);
+      return { username: configured.username, password: null };
+    }
+    const password = newPassword();
+    await upsertAdmin(tx, { username: 'admin', email: 'admin@merit.invalid', password });
+    return { username: 'admin', password };
+  });
+}

@@ -1,0 +1,29 @@
+import { messages } from '@merit/domain';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { forbidden, notAuthenticated } from '../lib/http-errors.js';
+import { authenticateKey } from '../modules/auth/tokens.js';
+
+const SCHEME = /^Token\s+(\S+)\s*$/i;
+
+/** The key from `Authorization: Token <key>`, or null. */
+export function tokenKeyFrom(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  return SCHEME.exec(header)?.[1] ?? null;
+}
+
+/**
+ * The one checkpoint for "who is calling and may they reach this route at all".
+ * Routes are closed by default: a route must say `config: { access: 'public' }` to be
+ * open to anonymous callers, so a forgotten setting fails safe.
+ */
+export function registerAuth(scope: FastifyInstance): void {
+  scope.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config.access ?? 'user';
+    const key = tokenKeyFrom(request);
+    if (key) request.user = await authenticateKey(scope.db, key, scope.now());
+    if (access === 'public') return;
+    if (!request.user) throw notAuthenticated(messages.notAuthenticated);
+    if (access === 'admin' && !request.user.isAdmin) throw forbidden(messages.noPermission);
+  });
+}

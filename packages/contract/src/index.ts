@@ -1,0 +1,4 @@
+import './zod-messages.js';
+export * from './common.js';
+export * from './auth.js';
+export * from './users.js';

@@ -1,0 +1,34 @@
+import { COMMITTEE_ROLES, GENDERS } from '@merit/domain';
+import { z } from 'zod';
+
+export const userRole = z.object({
+  id: z.number().int(),
+  committeeId: z.number().int(),
+  committeeName: z.string(),
+  role: z.enum(COMMITTEE_ROLES),
+  commencement: z.iso.datetime(),
+  termination: z.iso.datetime(),
+  current: z.boolean(),
+});
+export type UserRole = z.infer<typeof userRole>;
+
+/** The User of spec section 3, with its spec names. */
+export const userDetails = z
+  .object({
+    id: z.number().int(),
+    username: z.string(),
+    email: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    institution: z.string(),
+    gender: z.enum(GENDERS).nullable(),
+    phone_number: z.string(),
+    is_student: z.boolean(),
+    is_admin: z.boolean(),
+    registration_complete: z.boolean(),
+    is_aaf: z.boolean(),
+    hash: z.string(),
+    roles: z.array(userRole),
+  })
+  .meta({ id: 'UserDetails' });
+export type UserDetails = z.infer<typeof userDetails>;

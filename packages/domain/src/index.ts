@@ -1,0 +1,5 @@
+export * from './messages.js';
+export * from './users.js';
+export * from './roles.js';
+export * from './auth.js';
+export * from './permissions/navigation.policy.js';

@@ -1,0 +1,31 @@
+export const GENDERS = ['MALE', 'FEMALE', 'OTHER'] as const;
+export type Gender = (typeof GENDERS)[number];
+
+/** How each gender choice reads on screen (spec section 5, Account). */
+export const GENDER_LABELS: Record<Gender, string> = {
+  MALE: 'Male',
+  FEMALE: 'Female',
+  OTHER: 'Other/Prefer not to say',
+};
+
+/** Length of the collaborator hash (spec section 9). */
+export const USER_HASH_LENGTH = 10;
+
+/**
+ * Characters a collaborator hash is drawn from: letters and digits without the
+ * look-alikes 0, O, 1, l and I, because people read hashes aloud and retype them.
+ */
+export const USER_HASH_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+
+export function isValidUserHash(value: string): boolean {
+  if (value.length !== USER_HASH_LENGTH) return false;
+  for (const ch of value) if (!USER_HASH_ALPHABET.includes(ch)) return false;
+  return true;
+}
+
+/** The minimal view of a user that the access rules need. */
+export interface Actor {
+  id: number;
+  isAdmin: boolean;
+  registrationComplete: boolean;
+}

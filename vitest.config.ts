@@ -1,0 +1,33 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * One vitest run covers every workspace. The server's API tests run once per
+ * database: always on PGlite, and on PostgreSQL when TEST_DATABASE_URL is set.
+ */
+const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+export default defineConfig({
+  test: {
+    projects: [
+      'packages/domain',
+      'packages/contract',
+      'apps/web',
+      {
+        extends: './apps/server/vitest.config.ts',
+        test: { name: 'server:pglite', root: './apps/server', env: { TEST_DB: 'pglite' } },
+      },
+      ...(withPostgres
+        ? [
+            {
+              extends: './apps/server/vitest.config.ts',
+              test: {
+                name: 'server:postgres',
+                root: './apps/server',
+                env: { TEST_DB: 'postgres' },
+              },
+            },
+          ]
+        : []),
+    ],
+  },
+});
