@@ -12,6 +12,7 @@ export default defineConfig({
       'packages/domain',
       'packages/contract',
       'apps/web',
+      'docs',
       {
         extends: './apps/server/vitest.config.ts',
         test: { name: 'server:pglite', root: './apps/server', env: { TEST_DB: 'pglite' } },
