@@ -19,6 +19,9 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerWeb } from './plugins/web.js';
+import { createCaptcha } from './plugins/captcha.js';
+import { createMailer } from './plugins/mail.js';
+import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import type { App } from './types.js';
 
 export type { App } from './types.js';
@@ -81,6 +84,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.decorate('database', database);
     app.decorate('db', database.db);
     app.decorate('now', options.now ?? (() => new Date()));
+    const mailer = createMailer(config, app.log);
+    app.decorate('mailer', mailer);
+    app.addHook('onClose', async () => mailer.close());
+    app.decorate('captcha', createCaptcha(database.db));
     app.decorateRequest('user', null);
     // Every route as "METHOD /path", for the authorization table test that proves each
     // one has a decided access rule.
@@ -128,6 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         registerAuth(api);
         await api.register(healthRoutes);
         await api.register(authRoutes);
+        await api.register(accountsRoutes);
         await api.register(usersRoutes);
       },
       { prefix: '/api/v1' },

@@ -21,6 +21,11 @@ export interface Config {
   manualPath: string;
   /** Whether requests come through a reverse proxy whose X-Forwarded-For to trust. */
   trustProxy: boolean;
+  /** SMTP server for outgoing mail; when unset, mail is written to DATA_DIR/outbox as .eml files. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Requests per client address per 15 minutes to the login, registration, captcha and reset endpoints. */
+  authRateLimitPerIp: number;
 }
 
 export class ConfigError extends Error {
@@ -69,6 +74,15 @@ function readUrl(env: Env, name: string, protocols: string[]): string | undefine
     );
   }
   return raw;
+}
+
+function readPositiveInt(env: Env, name: string, fallback: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) {
+    throw new ConfigError(name, `must be a whole number of at least 1, but is "${raw}".`);
+  }
+  return Number(raw);
 }
 
 function readBoolean(env: Env, name: string, fallback: boolean): boolean {
@@ -120,5 +134,8 @@ export function loadConfig(env: Env = process.env): Config {
       read(env, 'MANUAL_PATH') ?? path.join(repoRoot, 'docs/dist/manual.pdf'),
     ),
     trustProxy: readBoolean(env, 'TRUST_PROXY', false),
+    smtpUrl: readUrl(env, 'SMTP_URL', ['smtp', 'smtps']),
+    mailFrom: read(env, 'MAIL_FROM') ?? 'Merit <no-reply@localhost>',
+    authRateLimitPerIp: readPositiveInt(env, 'AUTH_RATE_LIMIT_PER_IP', 300),
   };
 }

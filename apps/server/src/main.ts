@@ -61,6 +61,10 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     timer.unref();
+    // Connections whose request finishes after this point would otherwise stay open as
+    // keep-alive connections and hold the close up; each one is closed once it is idle.
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+    sweep.unref();
     app.close().then(
       () => process.exit(0),
       (error: unknown) => {

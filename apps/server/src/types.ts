@@ -8,6 +8,8 @@ import type {
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
+import type { Captcha } from './plugins/captcha.js';
+import type { Mailer } from './plugins/mail.js';
 
 /** Who a request acts as, once its token has been checked. */
 export interface AuthUser {
@@ -35,12 +37,16 @@ declare module 'fastify' {
     now: () => Date;
     /** Every registered route as "METHOD /path". */
     routes: readonly string[];
+    mailer: Mailer;
+    captcha: Captcha;
   }
   interface FastifyRequest {
     user: AuthUser | null;
   }
   interface FastifyContextConfig {
     access?: RouteAccess;
+    /** Counts against the per-address limit shared by the login, registration, captcha and reset endpoints. */
+    authRateLimit?: boolean;
   }
 }
 

@@ -36,7 +36,47 @@ const table: Row[] = [
     payload: { username: 'nobody', password: 'wrong password' },
     expect: everyone(400),
   },
+  { route: 'GET /api/v1/auth/captcha/', expect: everyone(200) },
+  { route: 'POST /api/v1/auth/registration/', payload: {}, expect: everyone(400) },
+  {
+    route: 'POST /api/v1/auth/registration/verify-email/',
+    payload: { key: 'no-such-key' },
+    expect: everyone(404),
+  },
+  {
+    route: 'POST /api/v1/auth/registration/resend-email/',
+    payload: { email: 'nobody@example.org' },
+    expect: everyone(200),
+  },
+  {
+    route: 'POST /api/v1/auth/password/reset/',
+    payload: { email: 'nobody@example.org' },
+    expect: everyone(200),
+  },
+  {
+    route: 'POST /api/v1/auth/password/reset/confirm/',
+    payload: {
+      uid: 'MQ',
+      token: 'not-a-token',
+      newPassword1: 'a new pass phrase',
+      newPassword2: 'a new pass phrase',
+    },
+    expect: everyone(400),
+  },
+  {
+    // A wrong old password on purpose, so the callers' passwords stay as they are.
+    route: 'POST /api/v1/auth/password/change/',
+    payload: {
+      oldPassword: 'wrong password',
+      newPassword1: 'a new pass phrase',
+      newPassword2: 'a new pass phrase',
+    },
+    expect: loggedIn(400),
+  },
   { route: 'GET /api/v1/user_details/', expect: loggedIn(200) },
+  { route: 'PATCH /api/v1/user_details/', payload: { is_student: true }, expect: loggedIn(200) },
+  { route: 'GET /api/v1/user_hash/', expect: loggedIn(200) },
+  { route: 'POST /api/v1/user_hash/', expect: loggedIn(200) },
   // Last, because it revokes each caller's token.
   { route: 'POST /api/v1/auth/logout/', expect: loggedIn(200) },
 ];

@@ -189,3 +189,13 @@ export async function makeActors(ctx: TestContext) {
   };
   return { committee, users: { plain, member, chair, admin }, headers };
 }
+
+/** Solves a captcha as the widget does in a browser, and returns the payload the form sends. */
+export async function solveCaptcha(app: App): Promise<string> {
+  const { solveChallenge } = await import('altcha-lib');
+  const { deriveKey } = await import('altcha-lib/algorithms/sha');
+  const res = await app.inject({ method: 'GET', url: '/api/v1/auth/captcha/' });
+  const challenge = res.json();
+  const solution = await solveChallenge({ challenge, deriveKey });
+  return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+}

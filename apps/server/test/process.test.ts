@@ -138,7 +138,7 @@ describe('a running server', () => {
     expect(answered, 'requests already answered when the signal was sent').toBeLessThan(24);
     const statuses = await Promise.all(inFlight.map((p) => p.then((r) => r.status)));
     expect(statuses).toEqual(Array(24).fill(200));
-    expect(await running.exited).toBe(0);
+    expect(await running.exited, running.output().slice(-3000)).toBe(0);
     await expect(fetch(`http://127.0.0.1:${port}/api/v1/health`)).rejects.toThrow();
   });
 
@@ -147,7 +147,7 @@ describe('a running server', () => {
     const running = run('src/main.ts', [], { PORT: String(port), HOST: '127.0.0.1' });
     await waitForHealth(port, running);
     running.child.kill('SIGTERM');
-    expect(await running.exited).toBe(0);
+    expect(await running.exited, running.output().slice(-3000)).toBe(0);
     expect(running.output()).not.toContain('password:');
   });
 });
@@ -181,7 +181,7 @@ describe('npm run create-admin', () => {
     expect(await attempt('first password')).toBe(400);
     expect(await attempt('second password')).toBe(200);
     server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
+    expect(await server.exited, server.output().slice(-3000)).toBe(0);
   });
 
   it('explains what is missing', async () => {

@@ -10,11 +10,3 @@ export const loginResponse = z.object({ key: z.string() });
 export type LoginResponse = z.infer<typeof loginResponse>;
 
 export const detailResponse = z.object({ detail: z.string() });
-
-/** POST /auth/password/change/ (spec sections 5 and 7). */
-export const passwordChangeRequest = z.object({
-  oldPassword: z.string().min(1, 'This field is required.').max(1000),
-  newPassword1: z.string().min(1, 'This field is required.').max(1000),
-  newPassword2: z.string().min(1, 'This field is required.').max(1000),
-});
-export type PasswordChangeRequest = z.infer<typeof passwordChangeRequest>;

@@ -44,6 +44,7 @@ describe('contract schemas', () => {
       registration_complete: true,
       is_aaf: false,
       hash: 'abcdefghjk',
+      pending_email: null,
       roles: [],
     };
     expect(userDetails.safeParse(user).success).toBe(false);

@@ -2,3 +2,4 @@ import './zod-messages.js';
 export * from './common.js';
 export * from './auth.js';
 export * from './users.js';
+export * from './accounts.js';

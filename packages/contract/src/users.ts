@@ -28,6 +28,8 @@ export const userDetails = z
     registration_complete: z.boolean(),
     is_aaf: z.boolean(),
     hash: z.string(),
+    /** A new address waiting for its confirmation link to be followed, if any. */
+    pending_email: z.string().nullable(),
     roles: z.array(userRole),
   })
   .meta({ id: 'UserDetails' });

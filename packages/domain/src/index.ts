@@ -3,3 +3,4 @@ export * from './users.js';
 export * from './roles.js';
 export * from './auth.js';
 export * from './permissions/navigation.policy.js';
+export * from './validation/index.js';

@@ -5,6 +5,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -99,3 +100,81 @@ export const committeeRoles = pgTable(
     check('committee_roles_dates_check', sql`${t.termination} >= ${t.commencement}`),
   ],
 );
+
+/** Single-use keys mailed to confirm an address: a new account's, or a changed email. */
+export const emailConfirmations = pgTable(
+  'email_confirmations',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    keyHash: varchar('key_hash', { length: 64 }).notNull(),
+    /** The address being confirmed; differs from the user's while an email change is pending. */
+    email: varchar('email', { length: 254 }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('email_confirmations_key_hash_idx').on(t.keyHash),
+    index('email_confirmations_user_idx').on(t.userId),
+  ],
+);
+
+/** Single-use password reset tokens; all of a user's die when the password changes. */
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: varchar('token_hash', { length: 64 }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('password_resets_token_hash_idx').on(t.tokenHash),
+    index('password_resets_user_idx').on(t.userId),
+  ],
+);
+
+/** Captcha challenges already solved once, so a solution cannot be replayed. */
+export const captchaUses = pgTable(
+  'captcha_uses',
+  {
+    challengeId: varchar('challenge_id', { length: 200 }).primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('captcha_uses_expires_idx').on(t.expiresAt)],
+);
+
+/** Failed logins per username, for the lockout after too many in a window. */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    username: varchar('username', { length: 150 }).notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('login_failures_username_at_idx').on(t.username, t.at)],
+);
+
+/** Fixed-window request counters, shared by every app process through the database. */
+export const rateLimitHits = pgTable(
+  'rate_limit_hits',
+  {
+    bucket: varchar('bucket', { length: 200 }).notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bucket, t.windowStart] })],
+);
+
+/** Secrets the processes must share (the captcha signing key), made once on first start. */
+export const appSecrets = pgTable('app_secrets', {
+  name: varchar('name', { length: 100 }).primaryKey(),
+  value: text('value').notNull(),
+});

@@ -2,6 +2,7 @@ import { messages } from '@merit/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden, notAuthenticated } from '../lib/http-errors.js';
 import { authenticateKey } from '../modules/auth/tokens.js';
+import { hitRateLimit } from '../lib/rate-limit.js';
 
 const SCHEME = /^Token\s+(\S+)\s*$/i;
 
@@ -19,7 +20,15 @@ export function tokenKeyFrom(request: FastifyRequest): string | null {
  */
 export function registerAuth(scope: FastifyInstance): void {
   scope.addHook('onRequest', async (request) => {
-    const access = request.routeOptions.config.access ?? 'user';
+    const { access = 'user', authRateLimit } = request.routeOptions.config;
+    if (authRateLimit) {
+      await hitRateLimit(
+        scope.db,
+        `auth-ip:${request.ip}`,
+        scope.config.authRateLimitPerIp,
+        scope.now(),
+      );
+    }
     const key = tokenKeyFrom(request);
     if (key) request.user = await authenticateKey(scope.db, key, scope.now());
     if (access === 'public') return;

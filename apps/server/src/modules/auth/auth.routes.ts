@@ -9,6 +9,7 @@ import { messages } from '@merit/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { badRequest } from '../../lib/http-errors.js';
 import { verifyPassword } from '../../lib/passwords.js';
+import { checkLoginLockout, clearLoginFailures, recordLoginFailure } from '../../lib/rate-limit.js';
 import { findUserByUsername } from '../users/users.service.js';
 import { issueToken, revokeToken } from './tokens.js';
 
@@ -16,27 +17,32 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/login/',
     {
-      config: { access: 'public' },
+      config: { access: 'public', authRateLimit: true },
       schema: {
         tags: ['auth'],
         summary: 'Log in with username and password; returns a token key',
         body: loginRequest,
-        response: { 200: loginResponse, 400: errorBody },
+        response: { 200: loginResponse, 400: errorBody, 429: errorBody },
       },
     },
     async (request) => {
       const { username, password } = request.body;
+      const now = app.now();
+      // Checked before the password, so guessing on stops even when a guess is right.
+      await checkLoginLockout(app.db, username, now);
       const user = await findUserByUsername(app.db, username);
       // One message for an unknown user, a wrong password and a deactivated account,
       // so the answer does not tell which usernames exist.
       const passwordOk = await verifyPassword(user?.passwordHash ?? null, password);
       if (!user || !passwordOk || !user.isActive) {
+        await recordLoginFailure(app.db, username, now);
         throw badRequest(messages.invalidCredentials, undefined, errorCodes.invalidCredentials);
       }
+      await clearLoginFailures(app.db, username);
       if (!user.emailVerified) {
         throw badRequest(messages.emailNotVerified, undefined, errorCodes.emailNotVerified);
       }
-      return { key: await issueToken(app.db, user.id, app.now()) };
+      return { key: await issueToken(app.db, user.id, now) };
     },
   );
 

@@ -24,7 +24,12 @@ export function presentRole(row: RoleRow, now: Date): UserRole {
 }
 
 /** The User of spec section 3, under its spec names. */
-export function presentUserDetails(user: UserRow, roles: RoleRow[], now: Date): UserDetails {
+export function presentUserDetails(
+  user: UserRow,
+  roles: RoleRow[],
+  pendingEmail: string | null,
+  now: Date,
+): UserDetails {
   return {
     id: user.id,
     username: user.username,
@@ -39,6 +44,7 @@ export function presentUserDetails(user: UserRow, roles: RoleRow[], now: Date): 
     registration_complete: user.registrationComplete,
     is_aaf: user.isAaf,
     hash: user.hash,
+    pending_email: pendingEmail,
     roles: roles.map((r) => presentRole(r, now)),
   };
 }

@@ -1,11 +1,46 @@
-import { errorBody, userDetails } from '@merit/contract';
+import { errorBody, userDetails, userDetailsUpdate, userHashResponse } from '@merit/contract';
 import { messages } from '@merit/domain';
 import { asc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Tx } from '../../db/client.js';
 import { committeeRoles, committees } from '../../db/schema.js';
 import { notAuthenticated } from '../../lib/http-errors.js';
+import type { App } from '../../types.js';
+import { verificationMail } from '../accounts/accounts.mails.js';
+import {
+  createEmailConfirmation,
+  pendingEmail,
+  renewUserHash,
+  updateAccount,
+} from '../accounts/accounts.service.js';
 import { presentUserDetails } from './users.presenter.js';
 import { findUserById } from './users.service.js';
+
+async function loadUser(db: Tx, id: number) {
+  const user = await findUserById(db, id);
+  // The token was valid a moment ago; a user deleted since then is simply logged out.
+  if (!user) throw notAuthenticated(messages.notAuthenticated);
+  return user;
+}
+
+async function userDetailsOf(app: App, id: number) {
+  const user = await loadUser(app.db, id);
+  const now = app.now();
+  const roles = await app.db
+    .select({
+      id: committeeRoles.id,
+      committeeId: committeeRoles.committeeId,
+      committeeName: committees.name,
+      role: committeeRoles.role,
+      commencement: committeeRoles.commencement,
+      termination: committeeRoles.termination,
+    })
+    .from(committeeRoles)
+    .innerJoin(committees, eq(committees.id, committeeRoles.committeeId))
+    .where(eq(committeeRoles.userId, user.id))
+    .orderBy(asc(committees.name), asc(committeeRoles.commencement));
+  return presentUserDetails(user, roles, await pendingEmail(app.db, user, now), now);
+}
 
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -17,25 +52,59 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: userDetails, 401: errorBody },
       },
     },
-    async (request) => {
-      const actor = request.user!;
-      const user = await findUserById(app.db, actor.id);
-      // The token was valid a moment ago; a user deleted since then is simply logged out.
-      if (!user) throw notAuthenticated(messages.notAuthenticated);
-      const roles = await app.db
-        .select({
-          id: committeeRoles.id,
-          committeeId: committeeRoles.committeeId,
-          committeeName: committees.name,
-          role: committeeRoles.role,
-          commencement: committeeRoles.commencement,
-          termination: committeeRoles.termination,
-        })
-        .from(committeeRoles)
-        .innerJoin(committees, eq(committees.id, committeeRoles.committeeId))
-        .where(eq(committeeRoles.userId, user.id))
-        .orderBy(asc(committees.name), asc(committeeRoles.commencement));
-      return presentUserDetails(user, roles, app.now());
+    async (request) => userDetailsOf(app, request.user!.id),
+  );
+
+  app.patch(
+    '/user_details/',
+    {
+      schema: {
+        tags: ['users'],
+        summary:
+          'Edit your own details; a new email takes effect once its confirmation link is followed',
+        body: userDetailsUpdate,
+        response: { 200: userDetails, 400: errorBody, 401: errorBody },
+      },
     },
+    async (request) => {
+      const now = app.now();
+      const user = await loadUser(app.db, request.user!.id);
+      const { newEmail, key } = await app.db.transaction(async (tx) => {
+        const { newEmail } = await updateAccount(tx, user, request.body, now);
+        const key = newEmail ? await createEmailConfirmation(tx, user.id, newEmail, now) : null;
+        return { newEmail, key };
+      });
+      if (newEmail && key) {
+        const link = `${app.config.publicUrl}/auth/registration/account-confirm-email/${key}/`;
+        await app.mailer.send(
+          verificationMail(newEmail, user.firstName || user.username, link, true),
+        );
+      }
+      return userDetailsOf(app, user.id);
+    },
+  );
+
+  app.get(
+    '/user_hash/',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Your collaborator hash, which authors use to add you to a proposal',
+        response: { 200: userHashResponse, 401: errorBody },
+      },
+    },
+    async (request) => ({ hash: (await loadUser(app.db, request.user!.id)).hash }),
+  );
+
+  app.post(
+    '/user_hash/',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Replace your collaborator hash with a new unique one',
+        response: { 200: userHashResponse, 401: errorBody },
+      },
+    },
+    async (request) => ({ hash: await renewUserHash(app.db, request.user!.id, app.now()) }),
   );
 };

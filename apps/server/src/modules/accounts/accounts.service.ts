@@ -1,0 +1,320 @@
+import {
+  checkEmail,
+  hasErrors,
+  messages,
+  validatePasswordChange,
+  validatePasswordReset,
+  validateProfile,
+  validateRegistration,
+  validationMessages,
+  type FieldErrors,
+} from '@merit/domain';
+import type {
+  PasswordChangeRequest,
+  PasswordResetConfirmRequest,
+  RegistrationRequest,
+  UserDetailsUpdate,
+} from '@merit/contract';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client.js';
+import { emailConfirmations, passwordResets, users } from '../../db/schema.js';
+import { isCommonPassword } from '../../lib/common-passwords.js';
+import { badRequest, notFound } from '../../lib/http-errors.js';
+import { hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { digestKey, newTokenKey, newUserHash } from '../../lib/secrets.js';
+import { revokeUserTokens } from '../auth/tokens.js';
+import { createUser, findUserById, type UserRow } from '../users/users.service.js';
+
+/** A verification link works for 3 days (issue 3). */
+export const EMAIL_CONFIRMATION_TTL_MS = 3 * 24 * 60 * 60 * 1000;
+/** A password reset link works for 24 hours. */
+export const PASSWORD_RESET_TTL_MS = 24 * 60 * 60 * 1000;
+
+const passwordContext = { isCommon: isCommonPassword };
+
+function refuse(errors: FieldErrors): never {
+  throw badRequest(messages.validationFailed, errors, 'validation_error');
+}
+
+async function emailTaken(db: Tx, email: string, exceptUserId?: number): Promise<boolean> {
+  const conditions = [eq(sql`lower(${users.email})`, email.toLowerCase())];
+  if (exceptUserId !== undefined) conditions.push(ne(users.id, exceptUserId));
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(...conditions))
+    .limit(1);
+  return rows.length > 0;
+}
+
+async function usernameTaken(db: Tx, username: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(sql`lower(${users.username})`, username.toLowerCase()))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** Checks a registration's fields and uniqueness; throws 400 with every problem by field. */
+export async function checkRegistration(db: Tx, input: RegistrationRequest): Promise<void> {
+  const errors = validateRegistration(input, passwordContext);
+  if (!errors.username && (await usernameTaken(db, input.username.trim()))) {
+    errors.username = [validationMessages.usernameTaken];
+  }
+  if (!errors.email && (await emailTaken(db, input.email.trim()))) {
+    errors.email = [validationMessages.emailTaken];
+  }
+  if (hasErrors(errors)) refuse(errors);
+}
+
+/** Postgres' unique_violation, from either driver. */
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+export async function registerUser(db: Tx, input: RegistrationRequest): Promise<UserRow> {
+  try {
+    return await createUser(db, {
+      username: input.username.trim(),
+      email: input.email.trim(),
+      firstName: input.first_name.trim(),
+      lastName: input.last_name.trim(),
+      institution: input.institution.trim(),
+      gender: input.gender,
+      phoneNumber: input.phone_number.trim(),
+      isStudent: input.is_student ?? false,
+      emailVerified: false,
+      registrationComplete: true,
+      password: input.password1,
+    });
+  } catch (error) {
+    // Someone registered the same name or address between the check and the insert.
+    if (isUniqueViolation(error)) refuse({ username: [validationMessages.usernameTaken] });
+    throw error;
+  }
+}
+
+/** Makes a single-use confirmation key for `email` and returns it (only its digest is stored). */
+export async function createEmailConfirmation(
+  db: Tx,
+  userId: number,
+  email: string,
+  now: Date,
+): Promise<string> {
+  const key = newTokenKey();
+  await db.insert(emailConfirmations).values({
+    userId,
+    email,
+    keyHash: digestKey(key),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + EMAIL_CONFIRMATION_TTL_MS),
+  });
+  return key;
+}
+
+/**
+ * Follows a confirmation link: verifies a new account's address, or makes a pending
+ * email change take effect. A key works once and for 3 days; anything else is a 404.
+ */
+export async function confirmEmail(db: Tx, key: string, now: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(emailConfirmations)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(emailConfirmations.keyHash, digestKey(key)),
+          isNull(emailConfirmations.usedAt),
+          gt(emailConfirmations.expiresAt, now),
+        ),
+      )
+      .returning();
+    if (!row) throw notFound(messages.verificationFailed);
+    const user = await findUserById(tx, row.userId);
+    if (!user) throw notFound(messages.verificationFailed);
+    const changes: Partial<typeof users.$inferInsert> = { emailVerified: true, updatedAt: now };
+    if (row.email.toLowerCase() !== user.email.toLowerCase()) {
+      if (await emailTaken(tx, row.email, user.id)) throw notFound(messages.verificationFailed);
+      changes.email = row.email;
+    }
+    await tx.update(users).set(changes).where(eq(users.id, user.id));
+  });
+}
+
+/** The address waiting for confirmation, if the user asked to change theirs. */
+export async function pendingEmail(db: Tx, user: UserRow, now: Date): Promise<string | null> {
+  const [row] = await db
+    .select({ email: emailConfirmations.email })
+    .from(emailConfirmations)
+    .where(
+      and(
+        eq(emailConfirmations.userId, user.id),
+        isNull(emailConfirmations.usedAt),
+        gt(emailConfirmations.expiresAt, now),
+        ne(sql`lower(${emailConfirmations.email})`, user.email.toLowerCase()),
+      ),
+    )
+    .orderBy(sql`${emailConfirmations.createdAt} desc`)
+    .limit(1);
+  return row?.email ?? null;
+}
+
+/**
+ * Applies an account edit. Returns the new email when an email change was asked for:
+ * the address changes only once its confirmation link is followed.
+ */
+export async function updateAccount(
+  db: Tx,
+  user: UserRow,
+  input: UserDetailsUpdate,
+  now: Date,
+): Promise<{ newEmail: string | null }> {
+  const merged = {
+    first_name: input.first_name ?? user.firstName,
+    last_name: input.last_name ?? user.lastName,
+    institution: input.institution ?? user.institution,
+    gender: input.gender_choice ?? user.gender,
+    phone_number: input.phone_number ?? user.phoneNumber,
+  };
+  // A partial edit is checked on the fields it sends: an account made before a field
+  // was required can still change one thing without filling in everything else.
+  const sent = new Set(Object.keys(input));
+  const errors = Object.fromEntries(
+    Object.entries(validateProfile(merged, {}, 'gender_choice')).filter(([field]) =>
+      sent.has(field),
+    ),
+  ) as FieldErrors;
+  let newEmail: string | null = null;
+  if (input.email !== undefined && input.email.trim().toLowerCase() !== user.email.toLowerCase()) {
+    if (user.isAaf) {
+      errors.email = [
+        'The email address of an account that logs in through your institution cannot be changed here.',
+      ];
+    } else {
+      const problems = checkEmail(input.email.trim());
+      if (problems.length > 0) errors.email = problems;
+      else if (await emailTaken(db, input.email.trim(), user.id))
+        errors.email = [validationMessages.emailTaken];
+      else newEmail = input.email.trim();
+    }
+  }
+  if (hasErrors(errors)) refuse(errors);
+  await db
+    .update(users)
+    .set({
+      firstName: merged.first_name.trim(),
+      lastName: merged.last_name.trim(),
+      institution: merged.institution.trim(),
+      gender: merged.gender,
+      phoneNumber: merged.phone_number.trim(),
+      isStudent: input.is_student ?? user.isStudent,
+      updatedAt: now,
+    })
+    .where(eq(users.id, user.id));
+  return { newEmail };
+}
+
+export async function renewUserHash(db: Tx, userId: number, now: Date): Promise<string> {
+  for (let attempt = 0; ; attempt += 1) {
+    const hash = newUserHash();
+    try {
+      await db.update(users).set({ hash, updatedAt: now }).where(eq(users.id, userId));
+      return hash;
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= 5) throw error;
+    }
+  }
+}
+
+/** Django's uidb64: the user id, base64url-encoded. */
+export const encodeUid = (id: number) => Buffer.from(String(id)).toString('base64url');
+export function decodeUid(uid: string): number | null {
+  const text = Buffer.from(uid, 'base64url').toString();
+  return /^\d{1,10}$/.test(text) ? Number(text) : null;
+}
+
+export async function createPasswordReset(db: Tx, userId: number, now: Date): Promise<string> {
+  const token = newTokenKey();
+  await db.insert(passwordResets).values({
+    userId,
+    tokenHash: digestKey(token),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + PASSWORD_RESET_TTL_MS),
+  });
+  return token;
+}
+
+const INVALID_RESET_LINK =
+  'This password reset link is invalid, has expired or has already been used. Please ask for a new one.';
+
+/** Sets a new password from a reset link; the link dies, and so do all the user's tokens and other links. */
+export async function confirmPasswordReset(
+  db: Tx,
+  input: PasswordResetConfirmRequest,
+  now: Date,
+): Promise<void> {
+  const userId = decodeUid(input.uid);
+  const user = userId === null ? undefined : await findUserById(db, userId);
+  const errors = validatePasswordReset(input, { ...passwordContext, username: user?.username });
+  if (hasErrors(errors)) refuse(errors);
+  await db.transaction(async (tx) => {
+    const [row] =
+      userId === null
+        ? []
+        : await tx
+            .update(passwordResets)
+            .set({ usedAt: now })
+            .where(
+              and(
+                eq(passwordResets.tokenHash, digestKey(input.token)),
+                eq(passwordResets.userId, userId),
+                isNull(passwordResets.usedAt),
+                gt(passwordResets.expiresAt, now),
+              ),
+            )
+            .returning();
+    if (!row || !user || !user.isActive || user.isAaf) {
+      throw badRequest(INVALID_RESET_LINK, { token: [INVALID_RESET_LINK] });
+    }
+    await setPassword(tx, user.id, input.newPassword1, now);
+    await revokeUserTokens(tx, user.id, now);
+  });
+}
+
+/** Stores a new password and kills every outstanding reset link of the user. */
+async function setPassword(db: Tx, userId: number, password: string, now: Date): Promise<void> {
+  await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(password), updatedAt: now })
+    .where(eq(users.id, userId));
+  await db
+    .update(passwordResets)
+    .set({ usedAt: now })
+    .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
+}
+
+/** Changes the password after checking the old one; other sessions are logged out, this one stays. */
+export async function changePassword(
+  db: Tx,
+  user: UserRow,
+  currentTokenId: number,
+  input: PasswordChangeRequest,
+  now: Date,
+): Promise<void> {
+  if (user.isAaf || user.passwordHash === null) {
+    throw badRequest(
+      'Your account logs in through your institution and has no Merit password to change.',
+    );
+  }
+  const errors = validatePasswordChange(input, { ...passwordContext, username: user.username });
+  if (!errors.oldPassword && !(await verifyPassword(user.passwordHash, input.oldPassword))) {
+    errors.oldPassword = ['Your old password was entered incorrectly. Please enter it again.'];
+  }
+  if (hasErrors(errors)) refuse(errors);
+  await db.transaction(async (tx) => {
+    await setPassword(tx, user.id, input.newPassword1, now);
+    await revokeUserTokens(tx, user.id, now, currentTokenId);
+  });
+}

@@ -1,0 +1,3 @@
+export * from './fields.js';
+export * from './passwords.js';
+export * from './account.js';
