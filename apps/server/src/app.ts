@@ -22,6 +22,7 @@ import { registerWeb } from './plugins/web.js';
 import { createCaptcha } from './plugins/captcha.js';
 import { createMailer } from './plugins/mail.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
+import { oidcRoutes } from './modules/oidc/oidc.routes.js';
 import type { App } from './types.js';
 
 export type { App } from './types.js';
@@ -136,6 +137,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         await api.register(healthRoutes);
         await api.register(authRoutes);
         await api.register(accountsRoutes);
+        await api.register(oidcRoutes);
         await api.register(usersRoutes);
       },
       { prefix: '/api/v1' },

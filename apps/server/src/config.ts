@@ -26,6 +26,18 @@ export interface Config {
   mailFrom: string;
   /** Requests per client address per 15 minutes to the login, registration, captcha and reset endpoints. */
   authRateLimitPerIp: number;
+  /** Federated login (OpenID Connect, e.g. AAF); off when OIDC_ISSUER is unset. */
+  oidc: OidcConfig | undefined;
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  displayName: string;
+  /** Scopes asked for, of those the provider says it supports. */
+  scopes: string[];
+  allowHttp: boolean;
 }
 
 export class ConfigError extends Error {
@@ -85,6 +97,34 @@ function readPositiveInt(env: Env, name: string, fallback: number): number {
   return Number(raw);
 }
 
+function readOidc(env: Env): OidcConfig | undefined {
+  const issuer = readUrl(env, 'OIDC_ISSUER', ['http', 'https']);
+  if (issuer === undefined) return undefined;
+  const allowHttp = readBoolean(env, 'OIDC_ALLOW_HTTP', false);
+  if (issuer.startsWith('http://') && !allowHttp) {
+    throw new ConfigError(
+      'OIDC_ISSUER',
+      'must start with https:// (OIDC_ALLOW_HTTP=true allows http:// for local testing only).',
+    );
+  }
+  const clientId = read(env, 'OIDC_CLIENT_ID');
+  if (!clientId) throw new ConfigError('OIDC_CLIENT_ID', 'must be set when OIDC_ISSUER is set.');
+  const clientSecret = read(env, 'OIDC_CLIENT_SECRET');
+  if (!clientSecret)
+    throw new ConfigError('OIDC_CLIENT_SECRET', 'must be set when OIDC_ISSUER is set.');
+  return {
+    issuer,
+    clientId,
+    clientSecret,
+    displayName: read(env, 'OIDC_DISPLAY_NAME') ?? 'Australian Access Federation',
+    scopes: (
+      read(env, 'OIDC_SCOPES') ??
+      'openid profile email eduperson_scoped_affiliation schac_home_organization'
+    ).split(/\s+/),
+    allowHttp,
+  };
+}
+
 function readBoolean(env: Env, name: string, fallback: boolean): boolean {
   const raw = read(env, name)?.toLowerCase();
   if (raw === undefined) return fallback;
@@ -137,5 +177,6 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: readUrl(env, 'SMTP_URL', ['smtp', 'smtps']),
     mailFrom: read(env, 'MAIL_FROM') ?? 'Merit <no-reply@localhost>',
     authRateLimitPerIp: readPositiveInt(env, 'AUTH_RATE_LIMIT_PER_IP', 300),
+    oidc: readOidc(env),
   };
 }

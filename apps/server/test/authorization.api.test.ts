@@ -73,6 +73,14 @@ const table: Row[] = [
     },
     expect: loggedIn(400),
   },
+  { route: 'GET /api/v1/auth/methods/', expect: everyone(200) },
+  // Federated login is off in this app (no OIDC_ISSUER), so its routes answer 404;
+  // oidc.api.test.ts covers them switched on.
+  { route: 'GET /api/v1/auth/oidc/login/', expect: everyone(404) },
+  { route: 'GET /api/v1/auth/oidc/callback/', expect: everyone(404) },
+  { route: 'POST /api/v1/auth/oidc/exchange/', payload: { code: 'x' }, expect: everyone(404) },
+  { route: 'POST /api/v1/auth/oidc/link/', expect: loggedIn(404) },
+  { route: 'POST /api/v1/auth/complete_registration/', payload: {}, expect: loggedIn(400) },
   { route: 'GET /api/v1/user_details/', expect: loggedIn(200) },
   { route: 'PATCH /api/v1/user_details/', payload: { is_student: true }, expect: loggedIn(200) },
   { route: 'GET /api/v1/user_hash/', expect: loggedIn(200) },

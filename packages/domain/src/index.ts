@@ -4,3 +4,4 @@ export * from './roles.js';
 export * from './auth.js';
 export * from './permissions/navigation.policy.js';
 export * from './validation/index.js';
+export * from './next-path.js';

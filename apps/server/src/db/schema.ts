@@ -178,3 +178,45 @@ export const appSecrets = pgTable('app_secrets', {
   name: varchar('name', { length: 100 }).primaryKey(),
   value: text('value').notNull(),
 });
+
+/** A federated login (issuer, subject) and the account it logs into. Never matched by email. */
+export const userIdentities = pgTable(
+  'user_identities',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    issuer: varchar('issuer', { length: 500 }).notNull(),
+    subject: varchar('subject', { length: 255 }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('user_identities_issuer_subject_idx').on(t.issuer, t.subject),
+    index('user_identities_user_idx').on(t.userId),
+  ],
+);
+
+/** An OpenID Connect login under way: what the callback must find to accept the answer. */
+export const oidcStates = pgTable('oidc_states', {
+  state: varchar('state', { length: 100 }).primaryKey(),
+  nonce: varchar('nonce', { length: 100 }).notNull(),
+  codeVerifier: varchar('code_verifier', { length: 200 }).notNull(),
+  /** Where the web app goes after logging in. */
+  next: varchar('next', { length: 2000 }).notNull(),
+  /** Set when a logged-in user links a federated login to their account. */
+  linkUserId: integer('link_user_id').references(() => users.id, { onDelete: 'cascade' }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * Short-lived single-use codes that carry a federated login to the web app, which
+ * exchanges one for a token, so a long-lived token never appears in a URL.
+ */
+export const loginCodes = pgTable('login_codes', {
+  codeHash: varchar('code_hash', { length: 64 }).primaryKey(),
+  userId: integer('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});

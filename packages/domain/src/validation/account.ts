@@ -143,3 +143,37 @@ export function validatePasswordReset(
   );
   return errors;
 }
+
+export interface CompletionInput {
+  institution?: string;
+  gender_choice?: string | null;
+  phone_number?: string;
+}
+
+/** The complete-registration form of federated users: institution, gender and phone (spec section 2). */
+export function validateRegistrationCompletion(input: CompletionInput): FieldErrors {
+  const errors: FieldErrors = {};
+  addErrors(
+    errors,
+    'institution',
+    checkText(input.institution, {
+      required: true,
+      max: MAX_LENGTHS.institution,
+      restricted: true,
+    }),
+  );
+  addErrors(
+    errors,
+    'phone_number',
+    checkText(input.phone_number, {
+      required: true,
+      max: MAX_LENGTHS.phone,
+      restricted: true,
+      phone: true,
+    }),
+  );
+  if (!input.gender_choice) addErrors(errors, 'gender_choice', [validationMessages.required]);
+  else if (!(GENDERS as readonly string[]).includes(input.gender_choice))
+    addErrors(errors, 'gender_choice', [validationMessages.gender]);
+  return errors;
+}

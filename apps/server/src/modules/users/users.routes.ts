@@ -23,7 +23,7 @@ async function loadUser(db: Tx, id: number) {
   return user;
 }
 
-async function userDetailsOf(app: App, id: number) {
+export async function userDetailsOf(app: App, id: number) {
   const user = await loadUser(app.db, id);
   const now = app.now();
   const roles = await app.db
