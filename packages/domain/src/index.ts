@@ -5,3 +5,5 @@ export * from './auth.js';
 export * from './permissions/navigation.policy.js';
 export * from './validation/index.js';
 export * from './next-path.js';
+export * from './permissions/committee.js';
+export * from './calls/index.js';

@@ -1,0 +1,2 @@
+export * from './windows.js';
+export * from './call.policy.js';
