@@ -1,0 +1,58 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { makeUser } from '../../test/fixtures';
+import { renderApp, stubApi } from '../../test/render-app';
+
+describe('ChangePasswordPage', () => {
+  it('posts the three fields under their API names and confirms the change', async () => {
+    const fetchStub = stubApi({
+      'GET /user_details/': { body: makeUser() },
+      'POST /auth/password/change/': { body: { detail: 'New password has been saved.' } },
+    });
+    renderApp('/account/change-password/', { token: 'k' });
+    const user = userEvent.setup();
+    await screen.findByRole('heading', { name: 'Change Password' });
+
+    await user.type(screen.getByLabelText(/Current password/), 'old');
+    await user.type(screen.getByLabelText(/^Password/), 'new-secret');
+    await user.type(screen.getByLabelText(/Confirm password/), 'new-secret');
+    await user.click(screen.getByRole('button', { name: 'Change Password' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('New password has been saved.');
+    const call = fetchStub.mock.calls.find(([url]) => String(url).endsWith('/password/change/'));
+    expect(JSON.parse(String(call?.[1]?.body))).toEqual({
+      oldPassword: 'old',
+      newPassword1: 'new-secret',
+      newPassword2: 'new-secret',
+    });
+    // Passwords do not stay on screen after a success.
+    expect(screen.getByLabelText(/Current password/)).toHaveValue('');
+  });
+
+  it("shows the server's errors as a list", async () => {
+    stubApi({
+      'GET /user_details/': { body: makeUser() },
+      'POST /auth/password/change/': {
+        status: 400,
+        body: {
+          detail: 'The request is not valid.',
+          code: 'validation_error',
+          fields: { newPassword2: ["The two password fields didn't match."] },
+        },
+      },
+    });
+    renderApp('/account/change-password/', { token: 'k' });
+    const user = userEvent.setup();
+    await screen.findByRole('heading', { name: 'Change Password' });
+
+    await user.type(screen.getByLabelText(/Current password/), 'old');
+    await user.type(screen.getByLabelText(/^Password/), 'a');
+    await user.type(screen.getByLabelText(/Confirm password/), 'b');
+    await user.click(screen.getByRole('button', { name: 'Change Password' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      "Confirm password: The two password fields didn't match.",
+    );
+  });
+});

@@ -1,0 +1,120 @@
+import { messages } from '@merit/domain';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { makeUser } from '../../test/fixtures';
+import { renderApp, stubApi } from '../../test/render-app';
+
+async function fillAndSubmit(username: string, password: string) {
+  const user = userEvent.setup();
+  if (username) await user.type(screen.getByLabelText(/Username/), username);
+  if (password) await user.type(screen.getByLabelText(/Password/), password);
+  await user.click(screen.getByRole('button', { name: 'Log in' }));
+  return user;
+}
+
+describe('LoginPage', () => {
+  it("lists the server's detail and field errors above the form, and clears them on edit", async () => {
+    stubApi({
+      'POST /auth/login/': {
+        status: 400,
+        body: {
+          detail: 'Unable to log in with the provided credentials.',
+          code: 'invalid_credentials',
+          fields: { password: ['Check the password.'] },
+        },
+      },
+    });
+    renderApp('/auth/login');
+    await screen.findByRole('heading', { name: 'Log in' });
+
+    const user = await fillAndSubmit('ada', 'wrong');
+
+    const alert = await screen.findByRole('alert');
+    const items = within(alert)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+    expect(items).toEqual([
+      'Unable to log in with the provided credentials.',
+      'Password: Check the password.',
+    ]);
+    expect(screen.getByLabelText(/Password/)).toHaveAttribute('aria-invalid', 'true');
+
+    await user.type(screen.getByLabelText(/Username/), 'x');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByLabelText(/Password/)).toHaveAttribute('aria-invalid', 'false');
+  });
+
+  it('checks required fields with the contract before asking the server', async () => {
+    const fetchStub = stubApi({});
+    renderApp('/auth/login');
+    await screen.findByRole('heading', { name: 'Log in' });
+
+    await fillAndSubmit('', '');
+
+    const alert = await screen.findByRole('alert');
+    const items = within(alert)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+    expect(items).toEqual([
+      messages.validationFailed,
+      'Username: This field may not be blank.',
+      'Password: This field may not be blank.',
+    ]);
+    expect(fetchStub).not.toHaveBeenCalled();
+  });
+
+  it('logs in, says so, and returns the user to next', async () => {
+    const fetchStub = stubApi({
+      'POST /auth/login/': { body: { key: 'new-key' } },
+      'GET /user_details/': ({ headers }) =>
+        headers.Authorization === 'Token new-key'
+          ? { body: makeUser() }
+          : { status: 401, body: { detail: 'No token.', code: 'not_authenticated' } },
+    });
+    const app = renderApp('/auth/login?next=%2Fcalls');
+    await screen.findByRole('heading', { name: 'Log in' });
+
+    await fillAndSubmit('ada', 'correct horse');
+
+    expect(await screen.findByRole('heading', { name: 'Call for Proposals' })).toBeInTheDocument();
+    expect(app.location()).toBe('/calls');
+    expect(screen.getByRole('alert')).toHaveTextContent('Logged in.');
+    expect(window.localStorage.getItem('merit.token')).toBe('new-key');
+    expect(fetchStub.mock.calls[0]![1]!.body).toBe('{"username":"ada","password":"correct horse"}');
+  });
+
+  it('links to registration and password reset', async () => {
+    stubApi({});
+    renderApp('/auth/login');
+    expect(await screen.findByRole('link', { name: 'Register' })).toHaveAttribute(
+      'href',
+      '/auth/register',
+    );
+    expect(screen.getByRole('link', { name: 'Forgot your password?' })).toHaveAttribute(
+      'href',
+      '/auth/password-reset/',
+    );
+  });
+});
+
+describe('logout', () => {
+  it('revokes the token on the server, forgets it, and goes to the login page', async () => {
+    const fetchStub = stubApi({
+      'GET /user_details/': { body: makeUser() },
+      'POST /auth/logout/': { body: { detail: 'Successfully logged out.' } },
+    });
+    const app = renderApp('/calls', { token: 'k' });
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByRole('button', { name: 'ada' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Logout' }));
+
+    expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
+    await waitFor(() => expect(app.location()).toBe('/auth/login'));
+    expect(window.localStorage.getItem('merit.token')).toBeNull();
+    expect(screen.getByRole('alert')).toHaveTextContent('Logged out.');
+    const logoutCall = fetchStub.mock.calls.find(([url]) => String(url).endsWith('/logout/'));
+    expect(logoutCall?.[1]?.headers).toMatchObject({ Authorization: 'Token k' });
+  });
+});

@@ -1,0 +1,57 @@
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { vi } from 'vitest';
+import { createQueryClient } from '../api/query-client';
+import { AppProviders } from '../AppProviders';
+import { routes } from '../routes/routes';
+
+interface StubResponse {
+  status?: number;
+  body?: unknown;
+}
+
+export type ApiHandler = (request: {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: unknown;
+}) => StubResponse;
+
+/**
+ * Replaces `fetch` with a table of API answers keyed by "METHOD /path" (without
+ * /api/v1). Component tests only: the real server has its own API and e2e suites.
+ */
+export function stubApi(table: Record<string, StubResponse | ApiHandler>) {
+  const fetchStub = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const method = init.method ?? 'GET';
+    const path = String(input).replace(/^\/api\/v1/, '');
+    const entry = table[`${method} ${path}`];
+    if (!entry) throw new Error(`Unexpected API call in test: ${method} ${path}`);
+    const headers = (init.headers ?? {}) as Record<string, string>;
+    const body: unknown = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
+    const { status = 200, body: responseBody } =
+      typeof entry === 'function' ? entry({ method, path, headers, body }) : entry;
+    return new Response(responseBody === undefined ? null : JSON.stringify(responseBody), {
+      status,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  });
+  vi.stubGlobal('fetch', fetchStub);
+  return fetchStub;
+}
+
+/** Renders the real route table at `path`, with a token in storage when given. */
+export function renderApp(path: string, { token }: { token?: string } = {}) {
+  if (token) window.localStorage.setItem('merit.token', token);
+  const client = createQueryClient();
+  // Tests assert the first answer; retries would only slow a failing case down.
+  client.setDefaultOptions({ queries: { retry: false } });
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const view = render(
+    <AppProviders client={client}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  const location = () => `${router.state.location.pathname}${router.state.location.search}`;
+  return { ...view, router, client, location };
+}
