@@ -23,6 +23,11 @@ import { createCaptcha } from './plugins/captcha.js';
 import { createMailer } from './plugins/mail.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { oidcRoutes } from './modules/oidc/oidc.routes.js';
+import { userAdminRoutes } from './modules/user-admin/user-admin.routes.js';
+import { rolesRoutes } from './modules/roles/roles.routes.js';
+import { committeesRoutes } from './modules/committees/committees.routes.js';
+import { formNamesRoutes } from './modules/forms/form-names.routes.js';
+import { formsRoutes } from './modules/forms/forms.routes.js';
 import type { App } from './types.js';
 
 export type { App } from './types.js';
@@ -139,6 +144,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         await api.register(accountsRoutes);
         await api.register(oidcRoutes);
         await api.register(usersRoutes);
+        await api.register(userAdminRoutes);
+        await api.register(rolesRoutes);
+        await api.register(committeesRoutes);
+        await api.register(formNamesRoutes);
+        await api.register(formsRoutes);
       },
       { prefix: '/api/v1' },
     );

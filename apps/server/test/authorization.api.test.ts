@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeForm, makeFormName, simpleSchema } from './admin-fixtures.js';
 import {
   ACTOR_KINDS,
   createTestApp,
+  giveRole,
   makeActors,
+  makeCommittee,
+  makeUser,
   type ActorKind,
   type TestContext,
 } from './helpers.js';
@@ -13,11 +17,19 @@ import {
  * the last test, so a new route cannot ship without deciding who may call it.
  */
 type Expected = Record<ActorKind, number>;
+/** Rows that need ids read them from the fixtures made once before the table runs. */
+type FromFixtures<T> = T | ((f: Fixtures) => T);
 interface Row {
   route: string;
-  payload?: unknown;
+  /** Values for the route's `:params`. */
+  params?: FromFixtures<Record<string, number>>;
+  query?: FromFixtures<Record<string, string | number>>;
+  payload?: FromFixtures<Record<string, unknown>>;
   expect: Expected;
 }
+
+const resolve = <T>(value: FromFixtures<T>, f: Fixtures): T =>
+  typeof value === 'function' ? (value as (f: Fixtures) => T)(f) : value;
 
 const everyone = (status: number): Expected => ({
   anonymous: status,
@@ -27,6 +39,14 @@ const everyone = (status: number): Expected => ({
   admin: status,
 });
 const loggedIn = (status: number): Expected => ({ ...everyone(status), anonymous: 401 });
+/** Admin routes: everyone else is refused before the request is looked at. */
+const adminOnly = (status: number): Expected => ({
+  anonymous: 401,
+  user: 403,
+  member: 403,
+  chair: 403,
+  admin: status,
+});
 
 const table: Row[] = [
   { route: 'GET /api/v1/health', expect: everyone(200) },
@@ -85,29 +105,156 @@ const table: Row[] = [
   { route: 'PATCH /api/v1/user_details/', payload: { is_student: true }, expect: loggedIn(200) },
   { route: 'GET /api/v1/user_hash/', expect: loggedIn(200) },
   { route: 'POST /api/v1/user_hash/', expect: loggedIn(200) },
+  // Administration. Admin is the last caller of each row, so a row that deletes or
+  // creates something does it once, after the others were refused.
+  { route: 'GET /api/v1/users/', expect: adminOnly(200) },
+  { route: 'GET /api/v1/users/:id/', params: (f) => ({ id: f.target.id }), expect: adminOnly(200) },
+  {
+    route: 'PATCH /api/v1/users/:id/',
+    params: (f) => ({ id: f.target.id }),
+    payload: { is_admin: false, is_active: true },
+    expect: adminOnly(200),
+  },
+  {
+    route: 'GET /api/v1/roles/:userId/',
+    params: (f) => ({ userId: f.target.id }),
+    expect: adminOnly(200),
+  },
+  {
+    route: 'POST /api/v1/roles/:userId/',
+    params: (f) => ({ userId: f.target.id }),
+    payload: (f) => ({
+      committeeId: f.committeeId,
+      role: 'MEMBER',
+      commencement: '2026-01-01',
+      termination: '2026-12-31',
+    }),
+    expect: adminOnly(201),
+  },
+  {
+    route: 'PATCH /api/v1/roles/:userId/',
+    params: (f) => ({ userId: f.target.id }),
+    payload: (f) => ({
+      id: f.roleToEdit,
+      committeeId: f.committeeId,
+      role: 'CHAIR',
+      commencement: '2026-01-01',
+      termination: '2027-12-31',
+    }),
+    expect: adminOnly(200),
+  },
+  {
+    route: 'DELETE /api/v1/roles/:id/',
+    params: (f) => ({ id: f.roleToDelete }),
+    expect: adminOnly(204),
+  },
+  {
+    route: 'GET /api/v1/committee_members/',
+    query: (f) => ({ committee: f.committeeId }),
+    expect: adminOnly(200),
+  },
+  { route: 'GET /api/v1/committees/', expect: adminOnly(200) },
+  {
+    route: 'GET /api/v1/committees/:id/',
+    params: (f) => ({ id: f.committeeId }),
+    expect: adminOnly(200),
+  },
+  {
+    route: 'POST /api/v1/committees/',
+    payload: { name: 'Authorization table committee' },
+    expect: adminOnly(201),
+  },
+  {
+    route: 'DELETE /api/v1/committees/',
+    payload: (f) => ({ id: f.emptyCommittee }),
+    expect: adminOnly(204),
+  },
+  { route: 'GET /api/v1/form_names/', expect: adminOnly(200) },
+  {
+    route: 'POST /api/v1/form_names/',
+    payload: { name: 'authorization_table', display_name: 'Authorization table', type: 0 },
+    expect: adminOnly(201),
+  },
+  {
+    route: 'DELETE /api/v1/form_names/',
+    payload: (f) => ({ id: f.unusedFormName }),
+    expect: adminOnly(204),
+  },
+  { route: 'GET /api/v1/forms/', expect: adminOnly(200) },
+  { route: 'GET /api/v1/forms/', query: (f) => ({ id: f.form }), expect: adminOnly(200) },
+  {
+    route: 'POST /api/v1/forms/',
+    payload: (f) => ({
+      isNew: true,
+      name: f.formName,
+      version: 'authorization',
+      jsonSchema: simpleSchema,
+      uiSchema: {},
+      options: null,
+    }),
+    expect: adminOnly(201),
+  },
+  {
+    route: 'DELETE /api/v1/forms/',
+    payload: (f) => ({ id: f.formToDelete }),
+    expect: adminOnly(204),
+  },
+  { route: 'GET /api/v1/form_examples/', expect: adminOnly(200) },
   // Last, because it revokes each caller's token.
   { route: 'POST /api/v1/auth/logout/', expect: loggedIn(200) },
 ];
 
 let ctx: TestContext;
 let actors: Awaited<ReturnType<typeof makeActors>>;
+let fixtures: Fixtures;
+
+/** Things the admin rows act on, apart from the callers so none of them changes. */
+async function makeFixtures(ctx: TestContext, committeeId: number) {
+  const now = ctx.clock.now();
+  const target = await makeUser(ctx.app);
+  const formName = await makeFormName(ctx.app);
+  return {
+    target,
+    committeeId,
+    roleToEdit: (await giveRole(ctx.app, target.id, committeeId, 'MEMBER', now)).id,
+    roleToDelete: (await giveRole(ctx.app, target.id, committeeId, 'MEMBER', now)).id,
+    emptyCommittee: (await makeCommittee(ctx.app)).id,
+    formName: formName.id,
+    unusedFormName: (await makeFormName(ctx.app)).id,
+    form: (await makeForm(ctx.app, formName.id)).id,
+    formToDelete: (await makeForm(ctx.app, formName.id)).id,
+  };
+}
+type Fixtures = Awaited<ReturnType<typeof makeFixtures>>;
 
 beforeAll(async () => {
   ctx = await createTestApp();
   actors = await makeActors(ctx);
+  fixtures = await makeFixtures(ctx, actors.committee.id);
 });
 afterAll(() => ctx.close());
 
 describe('authorization table', () => {
   for (const row of table) {
     for (const kind of ACTOR_KINDS) {
-      it(`${row.route} as ${kind} -> ${row.expect[kind]}`, async () => {
-        const [method, url] = row.route.split(' ') as ['GET' | 'POST' | 'PATCH' | 'DELETE', string];
+      const name = `${row.route}${row.query ? ' with a query' : ''} as ${kind} -> ${row.expect[kind]}`;
+      it(name, async () => {
+        const [method, path] = row.route.split(' ') as [
+          'GET' | 'POST' | 'PATCH' | 'DELETE',
+          string,
+        ];
+        const params = row.params ? resolve(row.params, fixtures) : {};
+        const url = path.replace(/:(\w+)/g, (_m, key: string) => String(params[key]));
+        const query = row.query ? resolve(row.query, fixtures) : undefined;
+        const payload = row.payload === undefined ? undefined : resolve(row.payload, fixtures);
         const res = await ctx.app.inject({
           method,
           url,
           headers: actors.headers[kind],
-          ...(row.payload === undefined ? {} : { payload: row.payload as object }),
+          ...(query
+            ? { query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) }
+            : {}),
+          ...(payload === undefined ? {} : { payload }),
         });
         expect(res.statusCode, res.body).toBe(row.expect[kind]);
       });

@@ -26,3 +26,26 @@ export const errorCodes = {
 } as const;
 
 export const healthResponse = z.object({ status: z.literal('ok') });
+
+// PostgreSQL integer ids: a larger number would fail in the database instead of as bad input.
+const MAX_ID = 2_147_483_647;
+const idMessage = 'Expected an id: a whole number from 1 to 2147483647.';
+
+/** An id in a JSON body. */
+export const entityId = z
+  .number({ error: (issue) => (issue.input == null ? undefined : idMessage) })
+  .int({ error: idMessage })
+  .min(1, { error: idMessage })
+  .max(MAX_ID, { error: idMessage });
+
+/** An id in a path or query string, where it arrives as text. */
+export const idParam = z.coerce
+  .number({ error: idMessage })
+  .int({ error: idMessage })
+  .min(1, { error: idMessage })
+  .max(MAX_ID, { error: idMessage });
+
+export const idParams = z.object({ id: idParam });
+
+/** The body of a 204 No Content answer: nothing. */
+export const noContent = z.null().describe('No content');

@@ -3,3 +3,5 @@ export * from './common.js';
 export * from './auth.js';
 export * from './users.js';
 export * from './accounts.js';
+export * from './admin.js';
+export * from './forms.js';

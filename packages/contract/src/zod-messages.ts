@@ -9,6 +9,12 @@ z.config({
     if (issue.code === 'invalid_type' && (issue.input === undefined || issue.input === null)) {
       return 'This field is required.';
     }
+    if (
+      issue.code === 'invalid_type' &&
+      (issue.expected === 'object' || issue.expected === 'record')
+    ) {
+      return 'This must be a JSON object.';
+    }
     if (issue.code === 'too_small' && issue.origin === 'string' && issue.minimum === 1) {
       return 'This field may not be blank.';
     }

@@ -7,3 +7,5 @@ export * from './validation/index.js';
 export * from './next-path.js';
 export * from './permissions/committee.js';
 export * from './calls/index.js';
+export * from './user-admin.js';
+export * from './forms/index.js';

@@ -4,6 +4,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -220,3 +221,68 @@ export const loginCodes = pgTable('login_codes', {
     .references(() => users.id, { onDelete: 'cascade' }),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
+
+/** A form name (spec section 3): the named, typed family that forms are versions of. */
+export const formNames = pgTable(
+  'form_names',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** Fixed once created, like the type. */
+    name: varchar('name', { length: 200 }).notNull(),
+    displayName: varchar('display_name', { length: 200 }).notNull(),
+    /** The form type, 0 to 5 (packages/domain forms/form-types.ts). */
+    type: integer('type').notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('form_names_name_lower_idx').on(sql`lower(${t.name})`),
+    check('form_names_type_check', sql`${t.type} between 0 and 5`),
+  ],
+);
+
+/** A form definition: a JSON schema, UI schema and options under a form name and version. */
+export const forms = pgTable(
+  'forms',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    formNameId: integer('form_name_id')
+      .notNull()
+      .references(() => formNames.id, { onDelete: 'restrict' }),
+    version: varchar('version', { length: 20 }).notNull(),
+    jsonSchema: jsonb('json_schema').$type<Record<string, unknown>>().notNull(),
+    uiSchema: jsonb('ui_schema').$type<Record<string, unknown>>().notNull(),
+    initialData: jsonb('initial_data').$type<Record<string, unknown>>(),
+    /** Null for types without options; see packages/domain forms/form-options.ts. */
+    options: jsonb('options').$type<Record<string, unknown>>(),
+    ...timestamps,
+  },
+  (t) => [
+    // One form per version of a name, so "Team 1.0" always means one definition.
+    uniqueIndex('forms_form_name_version_idx').on(t.formNameId, sql`lower(${t.version})`),
+  ],
+);
+
+/**
+ * Who changed what, written in the same transaction as the change: admin changes now,
+ * state changes later. `before` is null for a creation, `after` for a deletion.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** Null once the acting user is deleted; the row outlives them. */
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    /** `<entity>.<verb>`, e.g. `role.create`, `user.deactivate`. */
+    action: varchar('action', { length: 50 }).notNull(),
+    entityType: varchar('entity_type', { length: 50 }).notNull(),
+    entityId: integer('entity_id').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+  },
+  (t) => [
+    index('audit_log_entity_idx').on(t.entityType, t.entityId),
+    index('audit_log_at_idx').on(t.at),
+    index('audit_log_actor_idx').on(t.actorId),
+  ],
+);

@@ -1,4 +1,5 @@
 import { errorCodes, type ErrorBody } from '@merit/contract';
+import { messages } from '@merit/domain';
 
 /**
  * A failure the client caused or may see. The error handler turns it into the error
@@ -33,3 +34,9 @@ export const notAuthenticated = (detail: string) =>
 export const forbidden = (detail: string) => new HttpError(403, errorCodes.forbidden, detail);
 export const notFound = (detail: string) => new HttpError(404, errorCodes.notFound, detail);
 export const conflict = (detail: string) => new HttpError(409, errorCodes.conflict, detail);
+
+/** Bad input by field: `fields` tells the form which message goes beside which field. */
+export const invalid = (
+  fields: NonNullable<ErrorBody['fields']>,
+  detail: string = messages.validationFailed,
+) => new HttpError(400, errorCodes.validation, detail, fields);

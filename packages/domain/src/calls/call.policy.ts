@@ -3,7 +3,7 @@ import {
   isCommitteeChair,
   type CommitteeActor,
 } from '../permissions/committee.js';
-import { canBeClosed, submissionOpenFor, type CallState, type Window } from './windows.js';
+import { canBeClosed, submissionOpenFor, type CallState, type TimeWindow } from './windows.js';
 
 export interface CallForPolicy extends CallState {
   committeeId: number;
@@ -32,7 +32,7 @@ export const canCloseCall = (actor: CommitteeActor, call: CallForPolicy, now: Da
 /** Any logged-in user may add a proposal while submission is open for them (spec section 6). */
 export const canAddProposal = (
   call: CallForPolicy,
-  extensionsOfActor: readonly Window[],
+  extensionsOfActor: readonly TimeWindow[],
   now: Date,
 ) => submissionOpenFor(call, extensionsOfActor, now);
 
@@ -46,7 +46,7 @@ export function canCreateCallFor(actor: CommitteeActor, committeeId: number, now
 export function callAbilities(
   actor: CommitteeActor,
   call: CallForPolicy,
-  extensionsOfActor: readonly Window[],
+  extensionsOfActor: readonly TimeWindow[],
   now: Date,
 ): CallAbilities {
   const manage = canManageCall(actor, call, now);

@@ -8,6 +8,7 @@ import {
   canBeClosed,
   reviewWindowOpen,
   submissionOpenFor,
+  type TimeWindow,
 } from './windows.js';
 
 const t = (iso: string) => new Date(`2026-${iso}Z`);
@@ -23,16 +24,23 @@ const extension = { commencement: t('04-01T00:00:00'), termination: t('04-08T00:
 const ms = (d: Date, delta: number) => new Date(d.getTime() + delta);
 
 describe('submissionOpenFor', () => {
-  it.each([
-    ['a moment before the call opens', ms(call.commencement, -1), [], false],
-    ['as the call opens', call.commencement, [], true],
-    ['a moment before the deadline', ms(call.termination, -1), [], true],
-    ['at the deadline', call.termination, [], false],
-    ['at the deadline, with an extension starting then', call.termination, [extension], true],
-    ['a moment before the extension ends', ms(extension.termination, -1), [extension], true],
-    ['when the extension ends', extension.termination, [extension], false],
-    ['inside the window of a closed call', t('03-10T00:00:00'), [], false, true],
-  ] as const)('%s -> %s', (_name, now, extensions, expected, closed = false) => {
+  const cases: [string, Date, TimeWindow[], boolean, boolean][] = [
+    ['a moment before the call opens', ms(call.commencement, -1), [], false, false],
+    ['as the call opens', call.commencement, [], false, true],
+    ['a moment before the deadline', ms(call.termination, -1), [], false, true],
+    ['at the deadline', call.termination, [], false, false],
+    [
+      'at the deadline, with an extension starting then',
+      call.termination,
+      [extension],
+      false,
+      true,
+    ],
+    ['a moment before the extension ends', ms(extension.termination, -1), [extension], false, true],
+    ['when the extension ends', extension.termination, [extension], false, false],
+    ['inside the window of a closed call', t('03-10T00:00:00'), [], true, false],
+  ];
+  it.each(cases)('%s (closed: %s) -> %s', (_name, now, extensions, closed, expected) => {
     expect(submissionOpenFor({ ...call, closed }, extensions, now)).toBe(expected);
   });
 });

@@ -13,12 +13,12 @@ export interface CallState extends CallDates {
   closed: boolean;
 }
 
-export interface Window {
+export interface TimeWindow {
   commencement: Date;
   termination: Date;
 }
 
-export function inWindow(window: Window, now: Date): boolean {
+export function inWindow(window: TimeWindow, now: Date): boolean {
   const t = now.getTime();
   return window.commencement.getTime() <= t && t < window.termination.getTime();
 }
@@ -29,7 +29,7 @@ export function inWindow(window: Window, now: Date): boolean {
  */
 export function submissionOpenFor(
   call: CallState,
-  extensions: readonly Window[],
+  extensions: readonly TimeWindow[],
   now: Date,
 ): boolean {
   if (call.closed) return false;

@@ -1,3 +1,5 @@
 export * from './fields.js';
 export * from './passwords.js';
 export * from './account.js';
+export * from './role.js';
+export * from './committee.js';

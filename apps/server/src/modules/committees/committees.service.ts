@@ -1,0 +1,149 @@
+import type { Committee, CommitteeMember } from '@merit/contract';
+import {
+  committeeMessages,
+  committeeNameKey,
+  isRoleCurrent,
+  validateCommittee,
+  type CommitteeRoleName,
+} from '@merit/domain';
+import { asc, eq, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Tx } from '../../db/client.js';
+import { committeeRoles, committees, users } from '../../db/schema.js';
+import { writeAudit } from '../../lib/audit.js';
+import { anyOf, isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
+import { conflict, invalid } from '../../lib/http-errors.js';
+
+export const committeeNotFound = 'There is no committee with this id.';
+
+/**
+ * What refers to a committee, one `exists` per table. A committee with any of them
+ * cannot be deleted. When the calls table lands, add its line here:
+ *   sql`exists (select 1 from ${calls} where ${calls.committeeId} = ${id})`
+ */
+function committeeReferences(id: AnyPgColumn): SQL[] {
+  return [
+    sql`exists (select 1 from ${committeeRoles} where ${committeeRoles.committeeId} = ${id})`,
+  ];
+}
+
+const committeeColumns = {
+  id: committees.id,
+  name: committees.name,
+  canDelete: sql<boolean>`not ${anyOf(committeeReferences(committees.id))}`,
+};
+
+export async function listCommittees(db: Tx): Promise<Committee[]> {
+  return db
+    .select(committeeColumns)
+    .from(committees)
+    .orderBy(asc(sql`lower(${committees.name})`), asc(committees.id));
+}
+
+export async function findCommittee(db: Tx, id: number): Promise<Committee | undefined> {
+  const [row] = await db.select(committeeColumns).from(committees).where(eq(committees.id, id));
+  return row;
+}
+
+/** First and last name as people read them, or the username when both are empty. */
+const displayName = (u: { firstName: string; lastName: string; username: string }) =>
+  `${u.firstName} ${u.lastName}`.trim() || u.username;
+
+/** The committee's current members (a role is current while now is in its period), by name. */
+export async function currentMembers(
+  db: Tx,
+  committeeId: number,
+  now: Date,
+): Promise<CommitteeMember[]> {
+  const rows = await db
+    .select({
+      roleId: committeeRoles.id,
+      userId: users.id,
+      username: users.username,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      isActive: users.isActive,
+      role: committeeRoles.role,
+      commencement: committeeRoles.commencement,
+      termination: committeeRoles.termination,
+    })
+    .from(committeeRoles)
+    .innerJoin(users, eq(users.id, committeeRoles.userId))
+    .where(eq(committeeRoles.committeeId, committeeId));
+  // The domain's rule decides "current", so the list and every permission check agree.
+  return rows
+    .filter((r) => isRoleCurrent(r, now))
+    .map((r) => ({
+      roleId: r.roleId,
+      userId: r.userId,
+      name: displayName(r),
+      email: r.email,
+      is_active: r.isActive,
+      role: r.role as CommitteeRoleName,
+      commencement: r.commencement.toISOString(),
+      termination: r.termination.toISOString(),
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name) || a.roleId - b.roleId);
+}
+
+export interface Change {
+  actorId: number;
+  now: Date;
+}
+
+export async function createCommittee(
+  tx: Tx,
+  input: { name?: string | null },
+  change: Change,
+): Promise<Committee> {
+  const errors = validateCommittee(input);
+  if (Object.keys(errors).length > 0) throw invalid(errors);
+  const name = input.name!.trim();
+  const [taken] = await tx
+    .select({ id: committees.id })
+    .from(committees)
+    .where(eq(sql`lower(${committees.name})`, committeeNameKey(name)))
+    .limit(1);
+  if (taken) throw invalid({ name: [committeeMessages.nameTaken] });
+  let id: number;
+  try {
+    const [row] = await tx
+      .insert(committees)
+      .values({ name, createdAt: change.now, updatedAt: change.now })
+      .returning({ id: committees.id });
+    id = row!.id;
+  } catch (error) {
+    // Someone created the same name between the check and the insert.
+    if (isUniqueViolation(error)) throw invalid({ name: [committeeMessages.nameTaken] });
+    throw error;
+  }
+  const committee = (await findCommittee(tx, id))!;
+  await writeAudit(tx, {
+    actorId: change.actorId,
+    at: change.now,
+    action: 'committee.create',
+    entityId: id,
+    after: committee,
+  });
+  return committee;
+}
+
+/** Deletes a committee nothing refers to; one in use is a conflict. */
+export async function deleteCommittee(tx: Tx, existing: Committee, change: Change): Promise<void> {
+  if (!existing.canDelete) throw conflict(committeeMessages.inUse);
+  try {
+    await tx.delete(committees).where(eq(committees.id, existing.id));
+  } catch (error) {
+    // A role given between the check and the delete: the foreign key keeps it.
+    if (isForeignKeyViolation(error)) throw conflict(committeeMessages.inUse);
+    throw error;
+  }
+  await writeAudit(tx, {
+    actorId: change.actorId,
+    at: change.now,
+    action: 'committee.delete',
+    entityId: existing.id,
+    before: existing,
+  });
+}

@@ -1,0 +1,88 @@
+import {
+  adminUserDetails,
+  errorBody,
+  idParams,
+  userAdminUpdate,
+  userList,
+  userListQuery,
+} from '@merit/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { notFound } from '../../lib/http-errors.js';
+import { findUserById } from '../users/users.service.js';
+import {
+  listUsers,
+  presentAdminUser,
+  updateAccountFlags,
+  userNotFound,
+} from './user-admin.service.js';
+
+/** Manage Users (spec section 2, Admin screens). Admins only. */
+export const userAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  const config = { access: 'admin' as const };
+  const tags = ['users'];
+
+  app.get(
+    '/users/',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Every user, or those matching ?search= in username, name, email or institution',
+        querystring: userListQuery,
+        response: { 200: userList, 400: errorBody, 401: errorBody, 403: errorBody },
+      },
+    },
+    async (request) => listUsers(app.db, request.query.search),
+  );
+
+  app.get(
+    '/users/:id/',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "A user's details, whether the account is active, and their roles",
+        params: idParams,
+        response: { 200: adminUserDetails, 401: errorBody, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => {
+      const user = await findUserById(app.db, request.params.id);
+      if (!user) throw notFound(userNotFound);
+      return presentAdminUser(app.db, user, app.now());
+    },
+  );
+
+  app.patch(
+    '/users/:id/',
+    {
+      config,
+      schema: {
+        tags,
+        summary:
+          'Make a user admin or not, or deactivate (logging them out) or reactivate the account',
+        params: idParams,
+        body: userAdminUpdate,
+        response: {
+          200: adminUserDetails,
+          400: errorBody,
+          401: errorBody,
+          403: errorBody,
+          404: errorBody,
+          409: errorBody,
+        },
+      },
+    },
+    async (request) => {
+      const now = app.now();
+      const updated = await app.db.transaction((tx) =>
+        updateAccountFlags(tx, request.params.id, request.body, {
+          actorId: request.user!.id,
+          now,
+        }),
+      );
+      if (!updated) throw notFound(userNotFound);
+      return presentAdminUser(app.db, updated, now);
+    },
+  );
+};

@@ -1,0 +1,112 @@
+import { COMMITTEE_ROLES } from '@merit/domain';
+import { z } from 'zod';
+import { entityId, idParam } from './common.js';
+import { userDetails, userRole } from './users.js';
+
+// Request fields are loose shapes: the rules and their messages (required, lengths, date
+// order) live in @merit/domain, so the admin forms show the same words as the server and
+// every problem comes back at once.
+const text = z.string().max(5000);
+const optionalText = text.nullable().optional();
+
+// --- Users -------------------------------------------------------------------------
+
+/** GET /users/?search=: matches username, first and last name, full name, email and institution. */
+export const userListQuery = z.object({ search: z.string().max(200).optional() });
+
+/** One row of the Manage Users table. */
+export const userSummary = z
+  .object({
+    id: z.number().int(),
+    username: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    email: z.string(),
+    institution: z.string(),
+    is_aaf: z.boolean(),
+    is_admin: z.boolean(),
+    is_active: z.boolean(),
+  })
+  .meta({ id: 'UserSummary' });
+export type UserSummary = z.infer<typeof userSummary>;
+export const userList = z.array(userSummary);
+
+/** GET /users/{id}/: a user's details as they see them, plus whether the account is active. */
+export const adminUserDetails = userDetails
+  .extend({ is_active: z.boolean() })
+  .meta({ id: 'AdminUserDetails' });
+export type AdminUserDetails = z.infer<typeof adminUserDetails>;
+
+/** PATCH /users/{id}/: make a user admin or not, deactivate or reactivate the account. */
+export const userAdminUpdate = z
+  .object({ is_admin: z.boolean(), is_active: z.boolean() })
+  .partial()
+  .strict();
+export type UserAdminUpdate = z.infer<typeof userAdminUpdate>;
+
+export const userIdParams = z.object({ userId: idParam });
+
+// --- Committee roles ---------------------------------------------------------------
+
+/** A committee role as the admin screens show it: a user's role with its user. */
+export const committeeRole = userRole.extend({ userId: z.number().int() }).meta({
+  id: 'CommitteeRole',
+});
+export type CommitteeRole = z.infer<typeof committeeRole>;
+export const committeeRoleList = z.array(committeeRole);
+
+/**
+ * POST /roles/{userId}/. Dates are `YYYY-MM-DD` (a whole day in UTC: commencement from its
+ * start, termination to its end) or ISO 8601 date-times with a zone.
+ */
+export const roleRequest = z.object({
+  committeeId: entityId.nullable().optional(),
+  role: optionalText,
+  commencement: optionalText,
+  termination: optionalText,
+  /** The spec's "role data including userId": when sent, it must be the user of the path. */
+  userId: entityId.optional(),
+});
+export type RoleRequest = z.infer<typeof roleRequest>;
+
+/** PATCH /roles/{userId}/: the whole role again, with the id of the role to change. */
+export const roleUpdateRequest = roleRequest.extend({ id: entityId });
+export type RoleUpdateRequest = z.infer<typeof roleUpdateRequest>;
+
+// --- Committees --------------------------------------------------------------------
+
+/** A current member of a committee (GET /committee_members/ and the committee page). */
+export const committeeMember = z.object({
+  roleId: z.number().int(),
+  userId: z.number().int(),
+  /** First and last name, or the username when both are empty. */
+  name: z.string(),
+  email: z.string(),
+  is_active: z.boolean(),
+  role: z.enum(COMMITTEE_ROLES),
+  commencement: z.iso.datetime(),
+  termination: z.iso.datetime(),
+});
+export type CommitteeMember = z.infer<typeof committeeMember>;
+export const committeeMemberList = z.array(committeeMember);
+export const committeeMembersQuery = z.object({ committee: idParam });
+
+export const committee = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    /** True only while nothing refers to the committee: no roles, no calls. */
+    canDelete: z.boolean(),
+  })
+  .meta({ id: 'Committee' });
+export type Committee = z.infer<typeof committee>;
+export const committeeList = z.array(committee);
+
+export const committeeDetail = committee
+  .extend({ members: committeeMemberList })
+  .meta({ id: 'CommitteeDetail' });
+export type CommitteeDetail = z.infer<typeof committeeDetail>;
+
+export const committeeCreate = z.object({ name: optionalText });
+export type CommitteeCreate = z.infer<typeof committeeCreate>;
+export const committeeDelete = z.object({ id: entityId });

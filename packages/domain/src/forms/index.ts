@@ -1,0 +1,3 @@
+export * from './form-types.js';
+export * from './form-options.js';
+export * from './form-validation.js';
