@@ -23,6 +23,7 @@ import { createCaptcha } from './plugins/captcha.js';
 import { createMailer } from './plugins/mail.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { oidcRoutes } from './modules/oidc/oidc.routes.js';
+import { callsRoutes } from './modules/calls/calls.routes.js';
 import { userAdminRoutes } from './modules/user-admin/user-admin.routes.js';
 import { rolesRoutes } from './modules/roles/roles.routes.js';
 import { committeesRoutes } from './modules/committees/committees.routes.js';
@@ -143,6 +144,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         await api.register(authRoutes);
         await api.register(accountsRoutes);
         await api.register(oidcRoutes);
+        await api.register(callsRoutes);
         await api.register(usersRoutes);
         await api.register(userAdminRoutes);
         await api.register(rolesRoutes);

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addExtension, saveCall } from '../src/modules/calls/calls.service.js';
 import { makeForm, makeFormName, simpleSchema } from './admin-fixtures.js';
+import { callPayload, makeCallForms } from './call-fixtures.js';
 import {
   ACTOR_KINDS,
   createTestApp,
@@ -39,6 +41,14 @@ const everyone = (status: number): Expected => ({
   admin: status,
 });
 const loggedIn = (status: number): Expected => ({ ...everyone(status), anonymous: 401 });
+/** Chair actions on the committee's calls: admins count as chairs everywhere. */
+const chairsOnly = (status: number): Expected => ({
+  anonymous: 401,
+  user: 403,
+  member: 403,
+  chair: status,
+  admin: status,
+});
 /** Admin routes: everyone else is refused before the request is looked at. */
 const adminOnly = (status: number): Expected => ({
   anonymous: 401,
@@ -200,6 +210,49 @@ const table: Row[] = [
     expect: adminOnly(204),
   },
   { route: 'GET /api/v1/form_examples/', expect: adminOnly(200) },
+  { route: 'GET /api/v1/calls/', expect: loggedIn(200) },
+  { route: 'GET /api/v1/calls/open/', expect: loggedIn(200) },
+  { route: 'GET /api/v1/calls/closed/', expect: loggedIn(200) },
+  { route: 'GET /api/v1/calls/:id/', params: (f) => ({ id: f.call }), expect: loggedIn(200) },
+  {
+    route: 'GET /api/v1/calls/:id/manage/',
+    params: (f) => ({ id: f.call }),
+    expect: chairsOnly(200),
+  },
+  {
+    route: 'GET /api/v1/proposal_form_order/:callId/',
+    params: (f) => ({ callId: f.call }),
+    expect: loggedIn(200),
+  },
+  {
+    route: 'GET /api/v1/review_form_order/:callId/',
+    params: (f) => ({ callId: f.call }),
+    expect: loggedIn(200),
+  },
+  { route: 'POST /api/v1/new_call/', payload: (f) => f.newCall, expect: chairsOnly(201) },
+  {
+    route: 'POST /api/v1/new_extension/',
+    payload: (f) => ({
+      callId: f.call,
+      user: f.target.id,
+      commencement: '2026-06-10T00:00:00Z',
+      termination: '2026-06-12T00:00:00Z',
+      reason: 'Illness',
+    }),
+    expect: chairsOnly(201),
+  },
+  {
+    // The chair deletes it; the admin then finds nothing to delete.
+    route: 'DELETE /api/v1/delete_extension/',
+    payload: (f) => ({ callId: f.call, extensionId: f.extension }),
+    expect: { ...chairsOnly(204), admin: 404 },
+  },
+  {
+    // The chair closes it; the admin then finds it closed already.
+    route: 'POST /api/v1/close_call/',
+    payload: (f) => ({ callId: f.closableCall }),
+    expect: { ...chairsOnly(200), admin: 409 },
+  },
   // Last, because it revokes each caller's token.
   { route: 'POST /api/v1/auth/logout/', expect: loggedIn(200) },
 ];
@@ -223,9 +276,37 @@ async function makeFixtures(ctx: TestContext, committeeId: number) {
     unusedFormName: (await makeFormName(ctx.app)).id,
     form: (await makeForm(ctx.app, formName.id)).id,
     formToDelete: (await makeForm(ctx.app, formName.id)).id,
+    ...(await callFixtures(ctx, committeeId, target.id)),
   };
 }
 type Fixtures = Awaited<ReturnType<typeof makeFixtures>>;
+
+async function callFixtures(ctx: TestContext, committeeId: number, targetId: number) {
+  const now = ctx.clock.now();
+  const forms = await makeCallForms(ctx.app);
+  const admin = { id: (await makeUser(ctx.app, { isAdmin: true })).id, isAdmin: true, roles: [] };
+  const call = await saveCall(ctx.app.db, admin, callPayload(committeeId, forms, now), now);
+  const past = new Date(now.getTime() - 60 * 24 * 60 * 60 * 1000);
+  const closableCall = await saveCall(
+    ctx.app.db,
+    admin,
+    callPayload(committeeId, forms, past),
+    now,
+  );
+  const extension = await addExtension(
+    ctx.app.db,
+    admin,
+    {
+      callId: call,
+      user: targetId,
+      commencement: now.toISOString(),
+      termination: now.toISOString(),
+      reason: '',
+    },
+    now,
+  );
+  return { call, closableCall, extension, newCall: callPayload(committeeId, forms, now) };
+}
 
 beforeAll(async () => {
   ctx = await createTestApp();

@@ -5,3 +5,4 @@ export * from './users.js';
 export * from './accounts.js';
 export * from './admin.js';
 export * from './forms.js';
+export * from './calls.js';

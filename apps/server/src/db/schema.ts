@@ -286,3 +286,163 @@ export const auditLog = pgTable(
     index('audit_log_actor_idx').on(t.actorId),
   ],
 );
+
+export const calls = pgTable(
+  'calls',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    committeeId: integer('committee_id')
+      .notNull()
+      .references(() => committees.id, { onDelete: 'restrict' }),
+    name: varchar('name', { length: 255 }).notNull(),
+    commencement: timestamp('commencement', { withTimezone: true }).notNull(),
+    termination: timestamp('termination', { withTimezone: true }).notNull(),
+    reviewCommencement: timestamp('review_commencement', { withTimezone: true }).notNull(),
+    reviewTermination: timestamp('review_termination', { withTimezone: true }).notNull(),
+    /** Set at creation only: any committee member may review, not just assigned reviewers. */
+    isReviewOpen: boolean('is_review_open').notNull().default(false),
+    closed: boolean('closed').notNull().default(false),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    /** Sanitised HTML. */
+    description: text('description').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    lastModified: timestamp('last_modified', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('calls_committee_idx').on(t.committeeId),
+    index('calls_commencement_idx').on(t.commencement),
+  ],
+);
+
+export const proposalTypes = pgTable(
+  'proposal_types',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    callId: integer('call_id')
+      .notNull()
+      .references(() => calls.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: 50 }).notNull(),
+    position: integer('position').notNull(),
+  },
+  (t) => [index('proposal_types_call_idx').on(t.callId)],
+);
+
+/** The ordered proposal forms and review forms of a proposal type. */
+export const proposalTypeForms = pgTable(
+  'proposal_type_forms',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    proposalTypeId: integer('proposal_type_id')
+      .notNull()
+      .references(() => proposalTypes.id, { onDelete: 'cascade' }),
+    // Restrict: a form a call uses cannot be deleted (the form builder shows "In use").
+    formId: integer('form_id')
+      .notNull()
+      .references(() => forms.id, { onDelete: 'restrict' }),
+    kind: varchar('kind', { length: 10 }).notNull(),
+    position: integer('position').notNull(),
+  },
+  (t) => [
+    uniqueIndex('proposal_type_forms_unique_idx').on(t.proposalTypeId, t.kind, t.formId),
+    index('proposal_type_forms_form_idx').on(t.formId),
+    check('proposal_type_forms_kind_check', sql`${t.kind} in ('proposal', 'review')`),
+  ],
+);
+
+/** A per-user submission window that overrides the call's for that user alone. */
+export const extensions = pgTable(
+  'extensions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    callId: integer('call_id')
+      .notNull()
+      .references(() => calls.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    commencement: timestamp('commencement', { withTimezone: true }).notNull(),
+    termination: timestamp('termination', { withTimezone: true }).notNull(),
+    reason: varchar('reason', { length: 200 }).notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('extensions_call_user_idx').on(t.callId, t.userId),
+    index('extensions_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * Proposals, as far as calls need them: the proposals issue adds their responses,
+ * files and locks. stateVal 0 Draft, 1 Submitted (ARCHITECTURE.md "Proposal state").
+ */
+export const proposals = pgTable(
+  'proposals',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    callId: integer('call_id')
+      .notNull()
+      .references(() => calls.id, { onDelete: 'restrict' }),
+    proposalTypeId: integer('proposal_type_id')
+      .notNull()
+      .references(() => proposalTypes.id, { onDelete: 'restrict' }),
+    authorId: integer('author_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    name: varchar('name', { length: 100 }).notNull(),
+    stateVal: integer('state_val').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('proposals_call_idx').on(t.callId),
+    index('proposals_type_idx').on(t.proposalTypeId),
+    index('proposals_author_idx').on(t.authorId),
+  ],
+);
+
+export const proposalCollaborators = pgTable(
+  'proposal_collaborators',
+  {
+    proposalId: integer('proposal_id')
+      .notNull()
+      .references(() => proposals.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.proposalId, t.userId] }),
+    index('proposal_collaborators_user_idx').on(t.userId),
+  ],
+);
+
+/** Reviewers a chair assigned to a proposal. */
+export const proposalReviewers = pgTable(
+  'proposal_reviewers',
+  {
+    proposalId: integer('proposal_id')
+      .notNull()
+      .references(() => proposals.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.proposalId, t.userId] })],
+);
+
+/** Saved reviews, as far as calls need them (the reviews issue adds their responses). */
+export const reviews = pgTable(
+  'reviews',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    proposalId: integer('proposal_id')
+      .notNull()
+      .references(() => proposals.id, { onDelete: 'cascade' }),
+    reviewerId: integer('reviewer_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('reviews_proposal_reviewer_idx').on(t.proposalId, t.reviewerId)],
+);

@@ -17,7 +17,12 @@ export type AuditAction =
   | 'form_name.delete'
   | 'form.create'
   | 'form.update'
-  | 'form.delete';
+  | 'form.delete'
+  | 'call.create'
+  | 'call.update'
+  | 'call.close'
+  | 'extension.create'
+  | 'extension.delete';
 
 export interface AuditEntry {
   actorId: number;

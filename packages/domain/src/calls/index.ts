@@ -1,2 +1,3 @@
 export * from './windows.js';
 export * from './call.policy.js';
+export * from './call-validation.js';

@@ -9,7 +9,7 @@ import {
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/client.js';
-import { committeeRoles, committees, users } from '../../db/schema.js';
+import { calls, committeeRoles, committees, users } from '../../db/schema.js';
 import { writeAudit } from '../../lib/audit.js';
 import { anyOf, isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
 import { conflict, invalid } from '../../lib/http-errors.js';
@@ -18,12 +18,12 @@ export const committeeNotFound = 'There is no committee with this id.';
 
 /**
  * What refers to a committee, one `exists` per table. A committee with any of them
- * cannot be deleted. When the calls table lands, add its line here:
- *   sql`exists (select 1 from ${calls} where ${calls.committeeId} = ${id})`
+ * cannot be deleted.
  */
 function committeeReferences(id: AnyPgColumn): SQL[] {
   return [
     sql`exists (select 1 from ${committeeRoles} where ${committeeRoles.committeeId} = ${id})`,
+    sql`exists (select 1 from ${calls} where ${calls.committeeId} = ${id})`,
   ];
 }
 

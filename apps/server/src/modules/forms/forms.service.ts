@@ -10,7 +10,7 @@ import {
 import { and, asc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/client.js';
-import { formNames, forms } from '../../db/schema.js';
+import { formNames, forms, proposalTypeForms } from '../../db/schema.js';
 import { writeAudit } from '../../lib/audit.js';
 import { anyOf, isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
 import { checkFormDefinition } from '../../lib/form-schema.js';
@@ -150,13 +150,12 @@ export async function deleteFormName(tx: Tx, existing: FormName, change: Change)
 
 /**
  * What makes a form "used": a call that lists it among a proposal type's proposal or
- * review forms. No calls exist yet, so nothing does; when the calls' form lists land,
- * add their line here, e.g.
- *   sql`exists (select 1 from ${callTypeForms} where ${callTypeForms.formId} = ${id})`
- * and give that table a restricting foreign key to forms, so a race ends as a 409 too.
+ * review forms. The link's foreign key restricts deletion too, so a race ends as a 409.
  */
-function formReferences(_id: AnyPgColumn): SQL[] {
-  return [];
+function formReferences(id: AnyPgColumn): SQL[] {
+  return [
+    sql`exists (select 1 from ${proposalTypeForms} where ${proposalTypeForms.formId} = ${id})`,
+  ];
 }
 
 const formColumns = {

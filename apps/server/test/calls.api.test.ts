@@ -1,0 +1,533 @@
+import { callMessages, callDateMessages } from '@merit/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  auth,
+  createTestApp,
+  giveRole,
+  login,
+  makeCommittee,
+  makeUser,
+  type TestContext,
+} from './helpers.js';
+import {
+  callPayload,
+  makeCallForms,
+  makeProposal,
+  makeReview,
+  type CallForms,
+} from './call-fixtures.js';
+
+const DAY = 24 * 60 * 60 * 1000;
+let ctx: TestContext;
+let forms: CallForms;
+let committee: { id: number };
+let otherCommittee: { id: number };
+let chair: Record<string, string>;
+let member: Record<string, string>;
+let user: Record<string, string>;
+let userId: number;
+let admin: Record<string, string>;
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  forms = await makeCallForms(ctx.app);
+  committee = await makeCommittee(ctx.app, 'Astronomy');
+  otherCommittee = await makeCommittee(ctx.app, 'Biology');
+  const now = ctx.clock.now();
+  const c = await makeUser(ctx.app);
+  const m = await makeUser(ctx.app);
+  const u = await makeUser(ctx.app, { firstName: 'Ursula', lastName: 'Franklin' });
+  const a = await makeUser(ctx.app, { isAdmin: true });
+  await giveRole(ctx.app, c.id, committee.id, 'CHAIR', now);
+  await giveRole(ctx.app, m.id, committee.id, 'MEMBER', now);
+  chair = auth(await login(ctx.app, c.username));
+  member = auth(await login(ctx.app, m.username));
+  user = auth(await login(ctx.app, u.username));
+  userId = u.id;
+  admin = auth(await login(ctx.app, a.username));
+});
+afterAll(() => ctx.close());
+
+const inject = (
+  method: 'GET' | 'POST' | 'DELETE',
+  url: string,
+  headers: Record<string, string>,
+  payload?: object,
+) => ctx.app.inject({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
+
+async function createCall(overrides = {}, as = chair) {
+  const res = await inject(
+    'POST',
+    '/new_call/',
+    as,
+    callPayload(committee.id, forms, ctx.clock.now(), overrides),
+  );
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
+}
+
+describe('creating a call', () => {
+  it('creates it for a committee the chair chairs, with its types and ordered forms', async () => {
+    const call = await createCall();
+    expect(call).toMatchObject({
+      name: 'Telescope time 2026',
+      committeeId: committee.id,
+      committeeName: 'Astronomy',
+      closed: false,
+      isReviewOpen: false,
+      abilities: { edit: true, manage: true, close: false, addProposal: true },
+    });
+    expect(call.proposalTypes).toHaveLength(1);
+    expect(call.proposalTypes[0]).toMatchObject({
+      typeName: 'Standard',
+      proposalForms: [forms.proposal, forms.proposalMulti],
+      reviewForms: [forms.review, forms.score],
+      hasProposals: false,
+    });
+    const order = await inject('GET', `/proposal_form_order/${call.id}/`, user);
+    expect(order.json()[0].forms.map((f: { id: number }) => f.id)).toEqual([
+      forms.proposal,
+      forms.proposalMulti,
+    ]);
+    expect(order.json()[0].forms[0].jsonSchema.type).toBe('object');
+    const reviewOrder = await inject('GET', `/review_form_order/${call.id}/`, user);
+    expect(reviewOrder.json()[0].forms.map((f: { id: number }) => f.id)).toEqual([
+      forms.review,
+      forms.score,
+    ]);
+  });
+
+  it('refuses a chair a committee they do not chair, and everyone who chairs nothing', async () => {
+    const payload = callPayload(otherCommittee.id, forms, ctx.clock.now());
+    expect((await inject('POST', '/new_call/', chair, payload)).statusCode).toBe(403);
+    expect(
+      (
+        await inject(
+          'POST',
+          '/new_call/',
+          member,
+          callPayload(committee.id, forms, ctx.clock.now()),
+        )
+      ).statusCode,
+    ).toBe(403);
+    expect((await inject('POST', '/new_call/', admin, payload)).statusCode).toBe(201);
+  });
+
+  it.each([
+    [
+      'close before open',
+      { closeDateTime: '2026-05-01T00:00:00Z' },
+      'closeDateTime',
+      callDateMessages.closeBeforeOpen,
+    ],
+    [
+      'review open before close',
+      { reviewOpenDateTime: '2026-06-02T00:00:00Z' },
+      'reviewOpenDateTime',
+      callDateMessages.reviewOpenBeforeClose,
+    ],
+    [
+      'review close before review open',
+      { reviewCloseDateTime: '2026-06-07T00:00:00Z' },
+      'reviewCloseDateTime',
+      callDateMessages.reviewCloseBeforeOpen,
+    ],
+    ['no name', { name: '  ' }, 'name', 'This field is required.'],
+    [
+      'a long name',
+      { name: 'x'.repeat(256) },
+      'name',
+      'Ensure this field has no more than 255 characters.',
+    ],
+    ['no proposal types', { proposalTypes: [] }, 'proposalTypes', callMessages.noTypes],
+  ])('refuses %s with the spec message', async (_name, change, field, message) => {
+    const res = await inject(
+      'POST',
+      '/new_call/',
+      chair,
+      callPayload(committee.id, forms, ctx.clock.now(), change),
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields[field]).toEqual([message]);
+  });
+
+  it('refuses types without forms, with review forms among proposal forms, and duplicate names', async () => {
+    const res = await inject(
+      'POST',
+      '/new_call/',
+      chair,
+      callPayload(committee.id, forms, ctx.clock.now(), {
+        proposalTypes: [
+          { typeName: 'A', typeId: null, proposalForms: [forms.review], reviewForms: [] },
+          {
+            typeName: 'a',
+            typeId: null,
+            proposalForms: [forms.proposal],
+            reviewForms: [forms.review],
+          },
+        ],
+      }),
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields).toEqual({
+      'proposalTypes.0.proposalForms': [callMessages.notProposalForm],
+      'proposalTypes.0.reviewForms': [callMessages.noReviewForm],
+      'proposalTypes.1.typeName': [callMessages.duplicateTypeName],
+    });
+  });
+
+  it('sanitises the description and refuses an image over 500 KB', async () => {
+    const call = await createCall({
+      description:
+        '<p onclick="steal()">Hi<script>alert(1)</script><img src="x" onerror="x()"></p>',
+    });
+    expect(call.description).toBe('<p>Hi</p>');
+    const big = `<p><img src="data:image/png;base64,${'A'.repeat(Math.ceil((512 * 1024 + 10) * (4 / 3)))}"></p>`;
+    const res = await inject(
+      'POST',
+      '/new_call/',
+      chair,
+      callPayload(committee.id, forms, ctx.clock.now(), { description: big }),
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields.description).toEqual(['The image cannot be larger than 500KB.']);
+  });
+
+  it('marks the forms used and the committee undeletable', async () => {
+    await createCall();
+    const formList = await inject('GET', '/forms/', admin);
+    const used = formList
+      .json()
+      .filter((f: { id: number; isUsed: boolean }) => f.isUsed)
+      .map((f: { id: number }) => f.id);
+    expect(used).toEqual(expect.arrayContaining([forms.proposal, forms.review]));
+    const committees = await inject('GET', '/committees/', admin);
+    expect(committees.json().find((c: { id: number }) => c.id === committee.id).canDelete).toBe(
+      false,
+    );
+    expect((await inject('DELETE', '/forms/', admin, { id: forms.proposal })).statusCode).toBe(409);
+  });
+});
+
+describe('editing a call', () => {
+  it('saves changes, but not the committee nor the review-open flag', async () => {
+    const call = await createCall();
+    const base = {
+      new: false,
+      id: call.id,
+      proposalTypes: call.proposalTypes.map(
+        ({ typeId, typeName, proposalForms, reviewForms }: Record<string, unknown>) => ({
+          typeId,
+          typeName,
+          proposalForms,
+          reviewForms,
+        }),
+      ),
+    };
+    const renamed = await inject(
+      'POST',
+      '/new_call/',
+      chair,
+      callPayload(committee.id, forms, ctx.clock.now(), { ...base, name: 'Renamed' }),
+    );
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json().name).toBe('Renamed');
+    const moved = await inject(
+      'POST',
+      '/new_call/',
+      admin,
+      callPayload(otherCommittee.id, forms, ctx.clock.now(), { ...base }),
+    );
+    expect(moved.json().fields.committee).toEqual([callMessages.committeeFixed]);
+    const opened = await inject(
+      'POST',
+      '/new_call/',
+      chair,
+      callPayload(committee.id, forms, ctx.clock.now(), { ...base, isReviewOpen: true }),
+    );
+    expect(opened.json().fields.isReviewOpen).toEqual([callMessages.reviewOpenFixed]);
+    expect(
+      (
+        await inject(
+          'POST',
+          '/new_call/',
+          member,
+          callPayload(committee.id, forms, ctx.clock.now(), base),
+        )
+      ).statusCode,
+    ).toBe(403);
+  });
+
+  it('keeps the forms of types with saved proposals or reviews, and the types themselves', async () => {
+    const call = await createCall();
+    const type = call.proposalTypes[0];
+    const proposal = await makeProposal(ctx.app, {
+      callId: call.id,
+      proposalTypeId: type.typeId,
+      authorId: userId,
+      stateVal: 1,
+    });
+    await makeReview(ctx.app, proposal.id, userId);
+    const typeOf = (change: Record<string, unknown>) => ({
+      typeId: type.typeId,
+      typeName: 'Standard',
+      proposalForms: type.proposalForms,
+      reviewForms: type.reviewForms,
+      ...change,
+    });
+    const save = (proposalTypes: object[]) =>
+      inject(
+        'POST',
+        '/new_call/',
+        chair,
+        callPayload(committee.id, forms, ctx.clock.now(), {
+          new: false,
+          id: call.id,
+          proposalTypes: proposalTypes as never,
+        }),
+      );
+
+    const reordered = await save([
+      typeOf({
+        proposalForms: [forms.proposalMulti, forms.proposal],
+        reviewForms: [forms.score, forms.review],
+      }),
+    ]);
+    expect(reordered.statusCode).toBe(400);
+    expect(reordered.json().fields).toEqual({
+      'proposalTypes.0.proposalForms': [callMessages.proposalFormsLocked('Standard')],
+      'proposalTypes.0.reviewForms': [callMessages.reviewFormsLocked('Standard')],
+    });
+    const dropped = await save([
+      {
+        typeId: null,
+        typeName: 'New',
+        proposalForms: [forms.proposal],
+        reviewForms: [forms.review],
+      },
+    ]);
+    expect(dropped.json().fields.proposalTypes).toEqual([
+      callMessages.typeHasProposals('Standard'),
+    ]);
+
+    const added = await save([
+      typeOf({ typeName: 'Standard renamed' }),
+      {
+        typeId: null,
+        typeName: 'Rapid',
+        proposalForms: [forms.proposal],
+        reviewForms: [forms.review],
+      },
+    ]);
+    expect(added.statusCode, added.body).toBe(200);
+    expect(
+      added
+        .json()
+        .proposalTypes.map((t: { typeName: string; hasProposals: boolean }) => [
+          t.typeName,
+          t.hasProposals,
+        ]),
+    ).toEqual([
+      ['Standard renamed', true],
+      ['Rapid', false],
+    ]);
+  });
+});
+
+describe('lists and detail', () => {
+  it('lists open and closed calls newest first, with my roles, and moves a closed call to History', async () => {
+    const now = ctx.clock.now();
+    const older = await createCall({
+      name: 'Older',
+      openDateTime: new Date(now.getTime() - 40 * DAY).toISOString(),
+      closeDateTime: new Date(now.getTime() - 30 * DAY).toISOString(),
+      reviewOpenDateTime: new Date(now.getTime() - 30 * DAY).toISOString(),
+      reviewCloseDateTime: new Date(now.getTime() - 20 * DAY).toISOString(),
+    });
+    const newer = await createCall({
+      name: 'Newer',
+      openDateTime: new Date(now.getTime() + DAY).toISOString(),
+    });
+    const open = (await inject('GET', '/calls/open/', member)).json();
+    const names = open.map((c: { name: string }) => c.name);
+    expect(names.indexOf('Newer')).toBeLessThan(names.indexOf('Older'));
+    expect(open.find((c: { id: number }) => c.id === newer.id).myRoles).toEqual(['Committee']);
+    expect(
+      (await inject('GET', '/calls/open/', user))
+        .json()
+        .find((c: { id: number }) => c.id === newer.id).myRoles,
+    ).toEqual([]);
+
+    const closed = await inject('POST', '/close_call/', chair, { callId: older.id });
+    expect(closed.statusCode, closed.body).toBe(200);
+    expect(closed.json().closed).toBe(true);
+    expect(
+      (await inject('GET', '/calls/open/', user)).json().map((c: { id: number }) => c.id),
+    ).not.toContain(older.id);
+    expect(
+      (await inject('GET', '/calls/closed/', user)).json().map((c: { id: number }) => c.id),
+    ).toContain(older.id);
+    expect((await inject('GET', '/calls/', user)).json().map((c: { id: number }) => c.id)).toEqual(
+      expect.arrayContaining([older.id, newer.id]),
+    );
+  });
+
+  it('shows authors their role in the list', async () => {
+    const call = await createCall();
+    await makeProposal(ctx.app, {
+      callId: call.id,
+      proposalTypeId: call.proposalTypes[0].typeId,
+      authorId: userId,
+    });
+    const mine = (await inject('GET', '/calls/', user))
+      .json()
+      .find((c: { id: number }) => c.id === call.id);
+    expect(mine.myRoles).toEqual(['Author']);
+  });
+
+  it('answers 404 for a call that does not exist', async () => {
+    expect((await inject('GET', '/calls/99999/', user)).statusCode).toBe(404);
+    expect((await inject('GET', '/proposal_form_order/99999/', user)).statusCode).toBe(404);
+  });
+});
+
+describe('closing', () => {
+  it('refuses before the review deadline, with why, then closes once and forbids editing', async () => {
+    // Review ends 8 days from now (well inside a token's idle time).
+    const call = await createCall({
+      reviewCloseDateTime: new Date(ctx.clock.now().getTime() + 8 * DAY).toISOString(),
+    });
+    const early = await inject('POST', '/close_call/', chair, { callId: call.id });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().detail).toMatch(
+      /^This call can be closed once its review period has ended/,
+    );
+    expect((await inject('POST', '/close_call/', member, { callId: call.id })).statusCode).toBe(
+      403,
+    );
+
+    ctx.clock.advance(8 * DAY);
+    try {
+      expect((await inject('GET', `/calls/${call.id}/`, chair)).json().abilities.close).toBe(true);
+      expect((await inject('POST', '/close_call/', chair, { callId: call.id })).statusCode).toBe(
+        200,
+      );
+      const again = await inject('POST', '/close_call/', chair, { callId: call.id });
+      expect(again.statusCode).toBe(409);
+      expect(again.json().detail).toBe(callMessages.alreadyClosed);
+      const detail = (await inject('GET', `/calls/${call.id}/`, chair)).json();
+      expect(detail.abilities).toMatchObject({ edit: false, close: false, addProposal: false });
+      const edit = await inject(
+        'POST',
+        '/new_call/',
+        chair,
+        callPayload(committee.id, forms, ctx.clock.now(), { new: false, id: call.id }),
+      );
+      expect(edit.statusCode).toBe(409);
+    } finally {
+      ctx.clock.advance(-8 * DAY);
+    }
+  });
+});
+
+describe('extensions', () => {
+  it('open submission for one user only, are listed to chairs, and can be deleted', async () => {
+    const now = ctx.clock.now();
+    const call = await createCall({
+      openDateTime: new Date(now.getTime() - 10 * DAY).toISOString(),
+      closeDateTime: new Date(now.getTime() - DAY).toISOString(),
+      reviewOpenDateTime: new Date(now.getTime() + DAY).toISOString(),
+      reviewCloseDateTime: new Date(now.getTime() + 5 * DAY).toISOString(),
+    });
+    expect((await inject('GET', `/calls/${call.id}/`, user)).json().abilities.addProposal).toBe(
+      false,
+    );
+    const created = await inject('POST', '/new_extension/', chair, {
+      callId: call.id,
+      user: userId,
+      commencement: new Date(now.getTime() - DAY).toISOString(),
+      termination: new Date(now.getTime() + DAY).toISOString(),
+      reason: 'Fieldwork',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({
+      userId,
+      userName: 'Ursula Franklin',
+      reason: 'Fieldwork',
+    });
+
+    expect((await inject('GET', `/calls/${call.id}/`, user)).json().abilities.addProposal).toBe(
+      true,
+    );
+    expect((await inject('GET', `/calls/${call.id}/`, member)).json().abilities.addProposal).toBe(
+      false,
+    );
+    expect((await inject('GET', `/calls/${call.id}/`, member)).json().extensions).toEqual([]);
+    expect((await inject('GET', `/calls/${call.id}/`, user)).json().extensions).toHaveLength(1);
+    expect((await inject('GET', `/calls/${call.id}/`, chair)).json().extensions).toHaveLength(1);
+
+    const removed = await inject('DELETE', '/delete_extension/', chair, {
+      callId: call.id,
+      extensionId: created.json().id,
+    });
+    expect(removed.statusCode).toBe(204);
+    expect((await inject('GET', `/calls/${call.id}/`, user)).json().abilities.addProposal).toBe(
+      false,
+    );
+  });
+
+  it('checks the dates, the reason and the user', async () => {
+    const call = await createCall();
+    const res = await inject('POST', '/new_extension/', chair, {
+      callId: call.id,
+      user: 999999,
+      commencement: '2026-06-10T00:00:00Z',
+      termination: '2026-06-09T00:00:00Z',
+      reason: 'r'.repeat(201),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(Object.keys(res.json().fields).sort()).toEqual(['reason', 'termination', 'user']);
+    expect(res.json().fields.termination).toEqual([
+      'Termination date can not be before the commencement date.',
+    ]);
+    const notMine = await inject('POST', '/new_extension/', member, {
+      callId: call.id,
+      user: userId,
+      commencement: '2026-06-10T00:00:00Z',
+      termination: '2026-06-11T00:00:00Z',
+      reason: '',
+    });
+    expect(notMine.statusCode).toBe(403);
+  });
+});
+
+describe('managing a call', () => {
+  it('counts submitted proposals and those still awaiting review', async () => {
+    const call = await createCall();
+    const typeId = call.proposalTypes[0].typeId;
+    const counts = async () => (await inject('GET', `/calls/${call.id}/manage/`, chair)).json();
+    expect(await counts()).toEqual({ submitted: 0, awaitingReview: 0 });
+    await makeProposal(ctx.app, {
+      callId: call.id,
+      proposalTypeId: typeId,
+      authorId: userId,
+      stateVal: 0,
+    });
+    const submitted = await makeProposal(ctx.app, {
+      callId: call.id,
+      proposalTypeId: typeId,
+      authorId: userId,
+      stateVal: 1,
+    });
+    const reviewed = await makeProposal(ctx.app, {
+      callId: call.id,
+      proposalTypeId: typeId,
+      authorId: userId,
+      stateVal: 1,
+    });
+    await makeReview(ctx.app, reviewed.id, userId);
+    expect(await counts()).toEqual({ submitted: 2, awaitingReview: 1 });
+    void submitted;
+    expect((await inject('GET', `/calls/${call.id}/manage/`, member)).statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { entityId, idParam } from './common.js';
+
+const dateTime = z.iso.datetime({ offset: true });
+const id = entityId;
+
+/** What the caller may do with a call, computed by the domain's call policy. */
+export const callAbilities = z.object({
+  edit: z.boolean(),
+  manage: z.boolean(),
+  close: z.boolean(),
+  manageExtensions: z.boolean(),
+  addProposal: z.boolean(),
+});
+
+export const CALL_ROLES = ['Author', 'Collaborator', 'Committee'] as const;
+
+export const callSummary = z.object({
+  id,
+  name: z.string(),
+  committeeId: id,
+  committeeName: z.string(),
+  commencement: dateTime,
+  termination: dateTime,
+  reviewCommencement: dateTime,
+  reviewTermination: dateTime,
+  isReviewOpen: z.boolean(),
+  closed: z.boolean(),
+  /** The caller's parts in this call (spec section 2, Call lists: "my roles"). */
+  myRoles: z.array(z.enum(CALL_ROLES)),
+  abilities: callAbilities,
+});
+export type CallSummary = z.infer<typeof callSummary>;
+export const callList = z.array(callSummary);
+
+export const typeFormRef = z.object({
+  id,
+  name: id,
+  display_name: z.string(),
+  type: z.number().int(),
+  version: z.string(),
+});
+
+export const proposalType = z.object({
+  typeId: id,
+  typeName: z.string(),
+  proposalForms: z.array(id),
+  reviewForms: z.array(id),
+  /** The forms in order, for showing the call's structure. */
+  proposalFormDetails: z.array(typeFormRef),
+  reviewFormDetails: z.array(typeFormRef),
+  /** Saved proposals of this type exist: the type cannot be deleted nor its proposal forms changed. */
+  hasProposals: z.boolean(),
+  /** Saved reviews exist: its review forms cannot change. */
+  hasReviews: z.boolean(),
+});
+export type ProposalType = z.infer<typeof proposalType>;
+
+export const extension = z.object({
+  id,
+  userId: id,
+  userName: z.string(),
+  commencement: dateTime,
+  termination: dateTime,
+  reason: z.string(),
+});
+export type Extension = z.infer<typeof extension>;
+
+export const callDetail = callSummary.extend({
+  description: z.string(),
+  created: dateTime,
+  lastModified: dateTime,
+  proposalTypes: z.array(proposalType),
+  /** Chairs see every extension; others only their own. */
+  extensions: z.array(extension),
+});
+export type CallDetail = z.infer<typeof callDetail>;
+
+export const callSave = z.object({
+  new: z.boolean(),
+  id: id.nullish(),
+  committee: id,
+  name: z.string().max(5000),
+  openDateTime: dateTime,
+  closeDateTime: dateTime,
+  reviewOpenDateTime: dateTime,
+  reviewCloseDateTime: dateTime,
+  isReviewOpen: z.boolean().default(false),
+  description: z
+    .string()
+    .max(12 * 1024 * 1024)
+    .default(''),
+  proposalTypes: z
+    .array(
+      z.object({
+        typeName: z.string().max(5000),
+        typeId: id.nullish(),
+        proposalForms: z.array(id).max(50),
+        reviewForms: z.array(id).max(50),
+      }),
+    )
+    .max(50),
+});
+export type CallSave = z.infer<typeof callSave>;
+
+export const callIdBody = z.object({ callId: id });
+
+export const extensionCreate = z.object({
+  callId: id,
+  user: id,
+  commencement: dateTime,
+  termination: dateTime,
+  reason: z.string().max(5000).default(''),
+});
+export type ExtensionCreate = z.infer<typeof extensionCreate>;
+
+export const extensionDelete = z.object({ callId: id, extensionId: id });
+
+export const callIdParams = z.object({ callId: idParam });
+
+/** Numbers for the chair's Manage Call page. */
+export const callManagement = z.object({
+  /** Proposals submitted or beyond. */
+  submitted: z.number().int(),
+  /** Submitted proposals not yet reviewed by every assigned reviewer (or by nobody). */
+  awaitingReview: z.number().int(),
+});
+
+export const formOrderEntry = z.object({
+  typeId: id,
+  typeName: z.string(),
+  forms: z.array(
+    typeFormRef.extend({
+      jsonSchema: z.record(z.string(), z.unknown()),
+      uiSchema: z.record(z.string(), z.unknown()),
+      initialData: z.unknown().nullable(),
+      options: z.record(z.string(), z.unknown()).nullable(),
+    }),
+  ),
+});
+export const formOrder = z.array(formOrderEntry);
