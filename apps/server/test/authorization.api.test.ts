@@ -190,8 +190,10 @@ const table: Row[] = [
     payload: (f) => ({ id: f.unusedFormName }),
     expect: adminOnly(204),
   },
-  { route: 'GET /api/v1/forms/', expect: adminOnly(200) },
-  { route: 'GET /api/v1/forms/', query: (f) => ({ id: f.form }), expect: adminOnly(200) },
+  // Chairs read forms too, to choose them for their calls.
+  { route: 'GET /api/v1/forms/', expect: chairsOnly(200) },
+  { route: 'GET /api/v1/forms/', query: (f) => ({ id: f.form }), expect: chairsOnly(200) },
+  { route: 'GET /api/v1/users/lookup/', query: { q: 'user' }, expect: chairsOnly(200) },
   {
     route: 'POST /api/v1/forms/',
     payload: (f) => ({

@@ -501,6 +501,28 @@ describe('extensions', () => {
   });
 });
 
+describe('what chairs read to build calls', () => {
+  it('lists forms for chairs but not for members', async () => {
+    const list = await inject('GET', '/forms/', chair);
+    expect(list.statusCode).toBe(200);
+    expect(list.json().map((f: { id: number }) => f.id)).toEqual(
+      expect.arrayContaining([forms.proposal, forms.review]),
+    );
+    expect((await inject('GET', '/forms/', member)).statusCode).toBe(403);
+  });
+
+  it('finds active users by name, username or email for extensions', async () => {
+    const found = await inject('GET', '/users/lookup/?q=ursula fr', chair);
+    expect(found.statusCode).toBe(200);
+    expect(found.json()).toEqual([
+      expect.objectContaining({ id: userId, name: 'Ursula Franklin' }),
+    ]);
+    expect((await inject('GET', '/users/lookup/?q=%25_', chair)).json()).toEqual([]);
+    expect((await inject('GET', '/users/lookup/?q=u', chair)).statusCode).toBe(400);
+    expect((await inject('GET', '/users/lookup/?q=ursula', member)).statusCode).toBe(403);
+  });
+});
+
 describe('managing a call', () => {
   it('counts submitted proposals and those still awaiting review', async () => {
     const call = await createCall();

@@ -107,42 +107,46 @@ describe('starting with bad configuration', () => {
 });
 
 describe('a running server', () => {
-  it('prints the first admin password once, accepts it, and finishes requests in flight on SIGTERM', async () => {
-    const port = await freePort();
-    const running = run('src/main.ts', [], {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-    });
-    await waitForHealth(port, running);
-    const password = /password: (\S+)/.exec(running.output())?.[1];
-    expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
-
-    const login = () =>
-      fetch(`http://127.0.0.1:${port}/api/v1/auth/login/`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'admin', password }),
+  it(
+    'prints the first admin password once, accepts it, and finishes requests in flight on SIGTERM',
+    { timeout: 60_000 },
+    async () => {
+      const port = await freePort();
+      const running = run('src/main.ts', [], {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
       });
-    expect((await login()).status).toBe(200);
+      await waitForHealth(port, running);
+      const password = /password: (\S+)/.exec(running.output())?.[1];
+      expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
 
-    // Each login hashes a password, so 24 of them keep the server busy for a while. The
-    // signal is sent once the server has logged receiving every one of them, while most
-    // are still being answered.
-    const received = () => running.output().split('"url":"/api/v1/auth/login/"').length - 1;
-    const before = received();
-    let answered = 0;
-    const inFlight = Array.from({ length: 24 }, () => login().finally(() => (answered += 1)));
-    while (received() < before + 24) await new Promise((r) => setTimeout(r, 5));
-    running.child.kill('SIGTERM');
-    expect(answered, 'requests already answered when the signal was sent').toBeLessThan(24);
-    const statuses = await Promise.all(inFlight.map((p) => p.then((r) => r.status)));
-    expect(statuses).toEqual(Array(24).fill(200));
-    expect(await running.exited, running.output().slice(-3000)).toBe(0);
-    await expect(fetch(`http://127.0.0.1:${port}/api/v1/health`)).rejects.toThrow();
-  });
+      const login = () =>
+        fetch(`http://127.0.0.1:${port}/api/v1/auth/login/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: 'admin', password }),
+        });
+      expect((await login()).status).toBe(200);
 
-  it('does not create another admin on the next start', async () => {
+      // Each login hashes a password, so 24 of them keep the server busy for a while. The
+      // signal is sent once the server has logged receiving every one of them, while most
+      // are still being answered.
+      const received = () => running.output().split('"url":"/api/v1/auth/login/"').length - 1;
+      const before = received();
+      let answered = 0;
+      const inFlight = Array.from({ length: 24 }, () => login().finally(() => (answered += 1)));
+      while (received() < before + 24) await new Promise((r) => setTimeout(r, 5));
+      running.child.kill('SIGTERM');
+      expect(answered, 'requests already answered when the signal was sent').toBeLessThan(24);
+      const statuses = await Promise.all(inFlight.map((p) => p.then((r) => r.status)));
+      expect(statuses).toEqual(Array(24).fill(200));
+      expect(await running.exited, running.output().slice(-3000)).toBe(0);
+      await expect(fetch(`http://127.0.0.1:${port}/api/v1/health`)).rejects.toThrow();
+    },
+  );
+
+  it('does not create another admin on the next start', { timeout: 60_000 }, async () => {
     const port = await freePort();
     const running = run('src/main.ts', [], { PORT: String(port), HOST: '127.0.0.1' });
     await waitForHealth(port, running);
@@ -153,7 +157,8 @@ describe('a running server', () => {
 });
 
 describe('npm run create-admin', () => {
-  it('creates an admin, then resets its password', async () => {
+  // Three processes in a row: generous time on a busy two-core machine.
+  it('creates an admin, then resets its password', { timeout: 90_000 }, async () => {
     const args = (password: string) => [
       '--username',
       'root',

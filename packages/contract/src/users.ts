@@ -34,3 +34,13 @@ export const userDetails = z
   })
   .meta({ id: 'UserDetails' });
 export type UserDetails = z.infer<typeof userDetails>;
+
+/** A user as a chair picks them (for an extension): no more than a name and an address. */
+export const userLookupEntry = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  username: z.string(),
+  email: z.string(),
+});
+export const userLookupList = z.array(userLookupEntry);
+export const userLookupQuery = z.object({ q: z.string().trim().min(2).max(100) });

@@ -1,3 +1,5 @@
+import { isAnyChair, messages } from '@merit/domain';
+import { loadActor } from '../calls/calls.queries.js';
 import {
   errorBody,
   form,
@@ -10,7 +12,7 @@ import {
 } from '@merit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { invalid, notFound } from '../../lib/http-errors.js';
+import { forbidden, invalid, notFound } from '../../lib/http-errors.js';
 import { FORM_EXAMPLES } from './form-examples.js';
 import { deleteForm, findForm, formNotFound, listForms, saveForm } from './forms.service.js';
 
@@ -22,10 +24,11 @@ export const formsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/forms/',
     {
-      config,
+      // Chairs read forms too: they choose them for their calls' proposal types.
+      config: { access: 'user' },
       schema: {
         tags,
-        summary: 'Every form, or with ?id= that one form',
+        summary: 'Every form, or with ?id= that one form (admins and chairs)',
         querystring: formsQuery,
         response: {
           200: z.union([formList, form]),
@@ -37,6 +40,9 @@ export const formsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
+      if (!isAnyChair(await loadActor(app.db, request.user!), app.now())) {
+        throw forbidden(messages.noPermission);
+      }
       const { id } = request.query;
       if (id === undefined) return listForms(app.db);
       const found = await findForm(app.db, id);

@@ -1,10 +1,18 @@
-import { errorBody, userDetails, userDetailsUpdate, userHashResponse } from '@merit/contract';
-import { messages } from '@merit/domain';
-import { asc, eq } from 'drizzle-orm';
+import {
+  errorBody,
+  userDetails,
+  userDetailsUpdate,
+  userHashResponse,
+  userLookupList,
+  userLookupQuery,
+} from '@merit/contract';
+import { isAnyChair, messages } from '@merit/domain';
+import { and, asc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Tx } from '../../db/client.js';
-import { committeeRoles, committees } from '../../db/schema.js';
-import { notAuthenticated } from '../../lib/http-errors.js';
+import { committeeRoles, committees, users } from '../../db/schema.js';
+import { forbidden, notAuthenticated } from '../../lib/http-errors.js';
+import { loadActor } from '../calls/calls.queries.js';
 import type { App } from '../../types.js';
 import { verificationMail } from '../accounts/accounts.mails.js';
 import {
@@ -81,6 +89,51 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         );
       }
       return userDetailsOf(app, user.id);
+    },
+  );
+
+  app.get(
+    '/users/lookup/',
+    {
+      schema: {
+        tags: ['users'],
+        summary:
+          'Find active users by name, username or email, for chairs granting extensions (at most 20)',
+        querystring: userLookupQuery,
+        response: { 200: userLookupList, 400: errorBody, 401: errorBody, 403: errorBody },
+      },
+    },
+    async (request) => {
+      if (!isAnyChair(await loadActor(app.db, request.user!), app.now()))
+        throw forbidden(messages.noPermission);
+      const pattern = `%${request.query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const rows = await app.db
+        .select({
+          id: users.id,
+          firstName: users.firstName,
+          lastName: users.lastName,
+          username: users.username,
+          email: users.email,
+        })
+        .from(users)
+        .where(
+          and(
+            eq(users.isActive, true),
+            or(
+              ilike(users.username, pattern),
+              ilike(users.email, pattern),
+              ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern),
+            ),
+          ),
+        )
+        .orderBy(asc(users.lastName), asc(users.firstName), asc(users.username))
+        .limit(20);
+      return rows.map((r) => ({
+        id: r.id,
+        name: `${r.firstName} ${r.lastName}`.trim() || r.username,
+        username: r.username,
+        email: r.email,
+      }));
     },
   );
 

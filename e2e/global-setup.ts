@@ -1,0 +1,57 @@
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { FullConfig } from '@playwright/test';
+import { REPO_ROOT, startServer } from '../scripts/lib/server.mjs';
+import { E2E_ENV } from './env';
+
+/** The server's whole output, for reading after a failed journey. */
+const SERVER_LOG = resolve(REPO_ROOT, 'test-results', 'e2e-server.log');
+
+/**
+ * The admin the server creates on its empty database. Known values, so journeys
+ * can log in; they reach the test workers through process.env, which the workers
+ * inherit from this process.
+ */
+const INITIAL_ADMIN = {
+  username: 'e2e-admin',
+  email: 'e2e-admin@example.test',
+  password: 'E2e-Admin-Passw0rd!',
+};
+
+/**
+ * Starts one server for the whole run and returns its teardown. With
+ * MERIT_E2E_BASE_URL already set (and the admin's MERIT_E2E_ADMIN_* variables),
+ * the journeys run against that server instead, e.g. a `npm run dev` one.
+ */
+export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
+  if (process.env[E2E_ENV.baseUrl]) {
+    console.log(`e2e: using the server at ${process.env[E2E_ENV.baseUrl]}`);
+    return async () => {};
+  }
+
+  mkdirSync(dirname(SERVER_LOG), { recursive: true });
+  const log = createWriteStream(SERVER_LOG);
+  const server = await startServer({
+    env: {
+      INITIAL_ADMIN_USERNAME: INITIAL_ADMIN.username,
+      INITIAL_ADMIN_EMAIL: INITIAL_ADMIN.email,
+      INITIAL_ADMIN_PASSWORD: INITIAL_ADMIN.password,
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    },
+    onLog: (line) => log.write(`${line}\n`),
+  });
+  console.log(
+    `e2e: server ready at ${server.url} in ${Math.round(server.startupMs)} ms ` +
+      `(its log: ${SERVER_LOG})`,
+  );
+
+  process.env[E2E_ENV.baseUrl] = server.url;
+  process.env[E2E_ENV.adminUsername] = INITIAL_ADMIN.username;
+  process.env[E2E_ENV.adminEmail] = INITIAL_ADMIN.email;
+  process.env[E2E_ENV.adminPassword] = INITIAL_ADMIN.password;
+
+  return async () => {
+    await server.stop();
+    await new Promise((resolveEnd) => log.end(resolveEnd));
+  };
+}
