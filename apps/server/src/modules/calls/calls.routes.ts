@@ -17,6 +17,7 @@ import { canManageCall, messages } from '@merit/domain';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { formNames, forms, proposalTypeForms, proposalTypes } from '../../db/schema.js';
+import { loadActor } from '../../lib/actor.js';
 import { forbidden, notFound } from '../../lib/http-errors.js';
 import type { App } from '../../types.js';
 import {
@@ -24,7 +25,6 @@ import {
   callManagement,
   findCall,
   listCalls,
-  loadActor,
   loadExtensions,
   policyView,
   type CallFilter,

@@ -1,5 +1,5 @@
 import { isAnyChair, messages } from '@merit/domain';
-import { loadActor } from '../calls/calls.queries.js';
+import { loadActor } from '../../lib/actor.js';
 import {
   errorBody,
   form,

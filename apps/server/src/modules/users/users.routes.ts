@@ -12,7 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Tx } from '../../db/client.js';
 import { committeeRoles, committees, users } from '../../db/schema.js';
 import { forbidden, notAuthenticated } from '../../lib/http-errors.js';
-import { loadActor } from '../calls/calls.queries.js';
+import { loadActor } from '../../lib/actor.js';
 import type { App } from '../../types.js';
 import { verificationMail } from '../accounts/accounts.mails.js';
 import {
