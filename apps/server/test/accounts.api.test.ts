@@ -304,6 +304,18 @@ describe('password reset', () => {
     );
   });
 
+  it('checks the link before the password, so a bad link reveals nothing about the account', async () => {
+    const user = await makeUser(ctx.app);
+    const res = await post('/auth/password/reset/confirm/', {
+      uid: Buffer.from(String(user.id)).toString('base64url'),
+      token: 'not-a-real-token',
+      newPassword1: user.username,
+      newPassword2: user.username,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(Object.keys(res.json().fields)).toEqual(['token']);
+  });
+
   it('checks the new password like registration does', async () => {
     const user = await makeUser(ctx.app);
     const link = await resetLink(user.email);

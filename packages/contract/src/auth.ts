@@ -10,3 +10,22 @@ export const loginResponse = z.object({ key: z.string() });
 export type LoginResponse = z.infer<typeof loginResponse>;
 
 export const detailResponse = z.object({ detail: z.string() });
+
+/** GET /auth/methods/: the ways to log in this installation offers. */
+export const authMethods = z.object({
+  oidc: z.object({ displayName: z.string(), loginUrl: z.string() }).nullable(),
+});
+export type AuthMethods = z.infer<typeof authMethods>;
+
+/** POST /auth/oidc/link/: where to send the browser to link an institutional login. */
+export const oidcLinkResponse = z.object({ url: z.string() });
+export const oidcExchangeRequest = z.object({ code: z.string().max(200) });
+
+/** POST /auth/complete_registration/ (federated users; spec section 2). */
+export const completeRegistrationRequest = z.object({
+  institution: z.string().max(5000),
+  gender_choice: z.string().max(5000),
+  phone_number: z.string().max(5000),
+  is_student: z.boolean().default(false),
+});
+export type CompleteRegistrationRequest = z.input<typeof completeRegistrationRequest>;

@@ -45,6 +45,7 @@ describe('contract schemas', () => {
       is_aaf: false,
       hash: 'abcdefghjk',
       pending_email: null,
+      has_federated_login: false,
       roles: [],
     };
     expect(userDetails.safeParse(user).success).toBe(false);

@@ -30,6 +30,8 @@ export const userDetails = z
     hash: z.string(),
     /** A new address waiting for its confirmation link to be followed, if any. */
     pending_email: z.string().nullable(),
+    /** Whether an institutional (federated) login opens this account. */
+    has_federated_login: z.boolean(),
     roles: z.array(userRole),
   })
   .meta({ id: 'UserDetails' });

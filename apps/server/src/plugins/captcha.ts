@@ -36,8 +36,10 @@ export function createCaptcha(db: Tx): Captcha {
         deriveKey,
         keyPrefix: KEY_PREFIX_BYTES,
         // The expiry travels signed in the challenge's data and is checked against the
-        // app's clock below, the same clock every other rule reads.
+        // app's clock below, the same clock every other rule reads. `expiresAt` (wall
+        // clock) is for the widget, which renews a challenge before it runs out.
         data: { expires: now.getTime() + CAPTCHA_TTL_MS },
+        expiresAt: new Date(Date.now() + CAPTCHA_TTL_MS),
         hmacSignatureSecret: await getSecret(),
       });
     },

@@ -257,27 +257,28 @@ export async function confirmPasswordReset(
 ): Promise<void> {
   const userId = decodeUid(input.uid);
   const user = userId === null ? undefined : await findUserById(db, userId);
-  const errors = validatePasswordReset(input, { ...passwordContext, username: user?.username });
+  const live = and(
+    eq(passwordResets.tokenHash, digestKey(input.token)),
+    eq(passwordResets.userId, userId ?? -1),
+    isNull(passwordResets.usedAt),
+    gt(passwordResets.expiresAt, now),
+  );
+  // The link is checked before the password, so nothing about the account (such as how
+  // close a guess is to its username) is told to someone without a valid link.
+  const [link] = await db
+    .select({ id: passwordResets.id })
+    .from(passwordResets)
+    .where(live)
+    .limit(1);
+  if (!link || !user || !user.isActive || user.isAaf) {
+    throw badRequest(INVALID_RESET_LINK, { token: [INVALID_RESET_LINK] });
+  }
+  const errors = validatePasswordReset(input, { ...passwordContext, username: user.username });
   if (hasErrors(errors)) refuse(errors);
   await db.transaction(async (tx) => {
-    const [row] =
-      userId === null
-        ? []
-        : await tx
-            .update(passwordResets)
-            .set({ usedAt: now })
-            .where(
-              and(
-                eq(passwordResets.tokenHash, digestKey(input.token)),
-                eq(passwordResets.userId, userId),
-                isNull(passwordResets.usedAt),
-                gt(passwordResets.expiresAt, now),
-              ),
-            )
-            .returning();
-    if (!row || !user || !user.isActive || user.isAaf) {
-      throw badRequest(INVALID_RESET_LINK, { token: [INVALID_RESET_LINK] });
-    }
+    const [used] = await tx.update(passwordResets).set({ usedAt: now }).where(live).returning();
+    // Used by a concurrent request between the check and here.
+    if (!used) throw badRequest(INVALID_RESET_LINK, { token: [INVALID_RESET_LINK] });
     await setPassword(tx, user.id, input.newPassword1, now);
     await revokeUserTokens(tx, user.id, now);
   });

@@ -1,4 +1,12 @@
-import { errorBody, loginResponse, userDetails } from '@merit/contract';
+import {
+  authMethods,
+  completeRegistrationRequest,
+  errorBody,
+  loginResponse,
+  oidcExchangeRequest,
+  oidcLinkResponse,
+  userDetails,
+} from '@merit/contract';
 import { hasErrors, messages, safeNext, validateRegistrationCompletion } from '@merit/domain';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -22,10 +30,6 @@ import {
   takeState,
   userForIdentity,
 } from './oidc.service.js';
-
-const authMethods = z.object({
-  oidc: z.object({ displayName: z.string(), loginUrl: z.string() }).nullable(),
-});
 
 export const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
   const settings = app.config.oidc;
@@ -91,7 +95,7 @@ export const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         summary:
           'Start linking a federated login to your account; returns the provider URL to open',
-        response: { 200: z.object({ url: z.string() }), 401: errorBody, 404: errorBody },
+        response: { 200: oidcLinkResponse, 401: errorBody, 404: errorBody },
       },
     },
     async (request) => ({ url: await startLogin('/account/', request.user!.id) }),
@@ -155,7 +159,7 @@ export const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Trade the one-time code from a federated login for a token',
-        body: z.object({ code: z.string().max(200) }),
+        body: oidcExchangeRequest,
         response: { 200: loginResponse, 400: errorBody, 404: errorBody, 429: errorBody },
       },
     },
@@ -175,12 +179,7 @@ export const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Complete a federated account: institution, gender, phone and student flag',
-        body: z.object({
-          institution: z.string().max(5000),
-          gender_choice: z.string().max(5000),
-          phone_number: z.string().max(5000),
-          is_student: z.boolean().default(false),
-        }),
+        body: completeRegistrationRequest,
         response: { 200: userDetails, 400: errorBody, 401: errorBody },
       },
     },

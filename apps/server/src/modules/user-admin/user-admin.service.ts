@@ -10,6 +10,7 @@ import { revokeUserTokens } from '../auth/tokens.js';
 import { presentUserDetails } from '../users/users.presenter.js';
 import type { UserRow } from '../users/users.service.js';
 import { rolesOfUser } from '../roles/roles.service.js';
+import { hasIdentity } from '../oidc/oidc.service.js';
 
 export const userNotFound = 'There is no user with this id.';
 
@@ -60,7 +61,13 @@ export async function presentAdminUser(
 ): Promise<AdminUserDetails> {
   const roles = await rolesOfUser(db, user.id);
   return {
-    ...presentUserDetails(user, roles, await pendingEmail(db, user, now), now),
+    ...presentUserDetails(
+      user,
+      roles,
+      await pendingEmail(db, user, now),
+      await hasIdentity(db, user.id),
+      now,
+    ),
     is_active: user.isActive,
   };
 }

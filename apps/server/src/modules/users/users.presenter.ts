@@ -28,6 +28,7 @@ export function presentUserDetails(
   user: UserRow,
   roles: RoleRow[],
   pendingEmail: string | null,
+  hasFederatedLogin: boolean,
   now: Date,
 ): UserDetails {
   return {
@@ -45,6 +46,7 @@ export function presentUserDetails(
     is_aaf: user.isAaf,
     hash: user.hash,
     pending_email: pendingEmail,
+    has_federated_login: hasFederatedLogin,
     roles: roles.map((r) => presentRole(r, now)),
   };
 }

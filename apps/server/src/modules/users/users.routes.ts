@@ -21,6 +21,7 @@ import {
   renewUserHash,
   updateAccount,
 } from '../accounts/accounts.service.js';
+import { hasIdentity } from '../oidc/oidc.service.js';
 import { presentUserDetails } from './users.presenter.js';
 import { findUserById } from './users.service.js';
 
@@ -47,7 +48,13 @@ export async function userDetailsOf(app: App, id: number) {
     .innerJoin(committees, eq(committees.id, committeeRoles.committeeId))
     .where(eq(committeeRoles.userId, user.id))
     .orderBy(asc(committees.name), asc(committeeRoles.commencement));
-  return presentUserDetails(user, roles, await pendingEmail(app.db, user, now), now);
+  return presentUserDetails(
+    user,
+    roles,
+    await pendingEmail(app.db, user, now),
+    await hasIdentity(app.db, user.id),
+    now,
+  );
 }
 
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
