@@ -13,5 +13,13 @@ export default defineConfig({
     outDir: 'dist',
     assetsDir: 'assets',
     emptyOutDir: true,
+    rolldownOptions: {
+      treeshake: {
+        // @merit/domain is pure (no I/O, nothing runs on import), but nothing tells the
+        // bundler so: without this, every page that imports anything from it also loads
+        // the chunk of rules other pages share, the login page included.
+        moduleSideEffects: [{ test: /[\\/]packages[\\/]domain[\\/]src[\\/]/, sideEffects: false }],
+      },
+    },
   },
 });

@@ -8,5 +8,8 @@ export default defineProject({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
+    // Rendering whole pages in jsdom on a busy two-core CI machine (the API tests run
+    // alongside) can take seconds; these limits are for a slow machine, not slow code.
+    testTimeout: 30_000,
   },
 });

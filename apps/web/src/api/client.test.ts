@@ -2,7 +2,7 @@ import { userDetails } from '@merit/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { stubApi } from '../test/render-app';
 import { makeUser } from '../test/fixtures';
-import { ApiError, apiRequest, errorMessages } from './client';
+import { ApiError, apiRequest, apiRequestWithGuard, errorMessages } from './client';
 import { setToken } from './session';
 
 const pickUser = () => userDetails;
@@ -72,7 +72,44 @@ describe('apiRequest', () => {
   });
 });
 
+describe('apiRequestWithGuard', () => {
+  const isNamed = (payload: unknown): payload is { name: string } =>
+    typeof (payload as { name?: unknown } | null)?.name === 'string';
+
+  it('returns a body that passes the guard', async () => {
+    stubApi({ 'GET /thing/': { body: { name: 'x' } } });
+    await expect(apiRequestWithGuard('/thing/', { guard: isNamed })).resolves.toEqual({
+      name: 'x',
+    });
+  });
+
+  it('refuses a body that fails the guard', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    stubApi({ 'GET /thing/': { body: { name: 3 } } });
+    const error = await apiRequestWithGuard('/thing/', { guard: isNamed }).catch((e) => e);
+    expect(error).toMatchObject({ status: 200, body: { code: 'invalid_response' } });
+  });
+
+  it("throws the server's error body like apiRequest", async () => {
+    const body = { detail: 'Nope.', code: 'forbidden', fields: { a: ['Bad.'] } };
+    stubApi({ 'POST /thing/': { status: 403, body } });
+    const error = await apiRequestWithGuard('/thing/', { method: 'POST', guard: isNamed }).catch(
+      (e) => e,
+    );
+    expect(error).toMatchObject({ status: 403, body });
+  });
+});
+
 describe('errorMessages', () => {
+  it('lists a field message that repeats the detail only once', () => {
+    const error = new ApiError(400, {
+      detail: 'This link is invalid.',
+      code: 'bad_request',
+      fields: { token: ['This link is invalid.'], other: ['Another.'] },
+    });
+    expect(errorMessages(error)).toEqual(['This link is invalid.', 'Another.']);
+  });
+
   it('lists the detail, then every field message, named by its label', () => {
     const error = new ApiError(400, {
       detail: 'Invalid input.',

@@ -45,32 +45,19 @@ export async function apiRequest<S extends z.ZodType>(
   path: string,
   { method = 'GET', body, schema, signal }: RequestOptions<S>,
 ): Promise<z.output<S>> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const token = getToken();
-  if (token) headers.Authorization = `Token ${token}`;
-
   let contract: ContractModule;
-  let response: Response;
+  let payload: unknown;
+  let status: number;
   try {
-    [contract, response] = await Promise.all([
+    [contract, { payload, status }] = await Promise.all([
       loadContract(),
-      fetch(`${API_BASE}${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal,
-      }),
+      send(path, { method, body, signal }),
     ]);
   } catch (error) {
     // A cancelled query is not a failure to report; TanStack Query expects the abort.
-    if (signal?.aborted) throw error;
+    if (error instanceof ApiError || signal?.aborted) throw error;
+    // The contract's code could not be downloaded.
     throw new ApiError(0, unreachable);
-  }
-
-  const payload = await readJson(response);
-  if (!response.ok) {
-    throw new ApiError(response.status, toErrorBody(contract, response, payload));
   }
 
   const parsed = schema(contract).safeParse(payload);
@@ -78,12 +65,65 @@ export async function apiRequest<S extends z.ZodType>(
     // The server and this app disagree on the contract: most likely a deployment
     // replaced the server while this page was open, so reloading fixes it.
     console.error(`Unexpected response body from ${method} ${path}`, parsed.error);
-    throw new ApiError(response.status, {
-      detail: 'The server sent a response this page does not understand. Reload the page.',
-      code: 'invalid_response',
-    });
+    throw invalidResponse(status);
   }
   return parsed.data;
+}
+
+export interface UncheckedRequestOptions<T> extends Omit<RequestOptions<z.ZodType>, 'schema'> {
+  /** A hand-written check of the success body. */
+  guard: (payload: unknown) => payload is T;
+}
+
+/**
+ * `apiRequest` without the contract, for the few calls a first page makes before anyone
+ * acts: loading the contract would bring zod (~26 KB gzipped) into the login page's
+ * budget. The body is checked by a small hand-written guard instead.
+ */
+export async function apiRequestWithGuard<T>(
+  path: string,
+  { method = 'GET', body, guard, signal }: UncheckedRequestOptions<T>,
+): Promise<T> {
+  const { payload, status } = await send(path, { method, body, signal });
+  if (!guard(payload)) {
+    console.error(`Unexpected response body from ${method} ${path}`, payload);
+    throw invalidResponse(status);
+  }
+  return payload;
+}
+
+function invalidResponse(status: number): ApiError {
+  return new ApiError(status, {
+    detail: 'The server sent a response this page does not understand. Reload the page.',
+    code: 'invalid_response',
+  });
+}
+
+/** Sends the request; resolves with a successful response's JSON, or throws an ApiError. */
+async function send(
+  path: string,
+  { method, body, signal }: Pick<RequestOptions<z.ZodType>, 'method' | 'body' | 'signal'>,
+): Promise<{ payload: unknown; status: number }> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const token = getToken();
+  if (token) headers.Authorization = `Token ${token}`;
+
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError(0, unreachable);
+  }
+  const payload = await readJson(response);
+  if (!response.ok) throw new ApiError(response.status, toErrorBody(response, payload));
+  return { payload, status: response.status };
 }
 
 async function readJson(response: Response): Promise<unknown> {
@@ -96,9 +136,29 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-function toErrorBody(contract: ContractModule, response: Response, payload: unknown): ErrorBody {
-  const parsed = contract.errorBody.safeParse(payload);
-  if (parsed.success) return parsed.data;
+/**
+ * The server's error body (`ErrorBody` of the contract), checked by hand: errors must
+ * read the same on pages that have not loaded the contract.
+ */
+function isErrorBody(payload: unknown): payload is ErrorBody {
+  if (typeof payload !== 'object' || payload === null) return false;
+  const { detail, code, fields } = payload as Record<string, unknown>;
+  if (typeof detail !== 'string' || typeof code !== 'string') return false;
+  if (fields === undefined) return true;
+  return (
+    typeof fields === 'object' &&
+    fields !== null &&
+    Object.values(fields).every(
+      (list) => Array.isArray(list) && list.every((item) => typeof item === 'string'),
+    )
+  );
+}
+
+function toErrorBody(response: Response, payload: unknown): ErrorBody {
+  if (isErrorBody(payload)) {
+    const { detail, code, fields } = payload;
+    return fields === undefined ? { detail, code } : { detail, code, fields };
+  }
   // Not our server's error shape: a proxy or gateway answered instead.
   const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
   return { detail: `The request failed (${status}). Try again later.`, code: 'http_error' };
@@ -111,7 +171,9 @@ export function errorMessages(error: unknown, fieldLabels: Record<string, string
       const label = fieldLabels[field];
       return list.map((message) => (label ? `${label}: ${message}` : message));
     });
-    return [error.body.detail, ...fieldMessages];
+    // A field message that only repeats the detail (a bad reset link says so in both) is
+    // listed once.
+    return [...new Set([error.body.detail, ...fieldMessages])];
   }
   if (error instanceof Error && error.message) return [error.message];
   return ['Something went wrong. Try again.'];

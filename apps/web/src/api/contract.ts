@@ -22,3 +22,7 @@ export function loadContract(): Promise<ContractModule> {
   });
   return contract;
 }
+
+/** A 204 answer: the body is empty, which the client reads as `undefined`. */
+export const noBody: SchemaPicker<z.ZodOptional<ContractModule['noContent']>> = (c) =>
+  c.noContent.optional();

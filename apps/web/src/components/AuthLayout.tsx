@@ -2,8 +2,15 @@ import { Box, Paper, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { usePageTitle } from './use-page-title';
 
+interface AuthLayoutProps {
+  title: string;
+  children: ReactNode;
+  /** Wider for long forms (registration). */
+  wide?: boolean;
+}
+
 /** The frame of the pages shown before the app shell: login, registration, reset. */
-export function AuthLayout({ title, children }: { title: string; children: ReactNode }) {
+export function AuthLayout({ title, children, wide = false }: AuthLayoutProps) {
   usePageTitle(title);
   return (
     <Box
@@ -19,7 +26,7 @@ export function AuthLayout({ title, children }: { title: string; children: React
     >
       <Paper
         variant="outlined"
-        sx={{ width: '100%', maxWidth: 440, mx: 'auto', p: { xs: 3, sm: 4 } }}
+        sx={{ width: '100%', maxWidth: wide ? 600 : 440, mx: 'auto', p: { xs: 3, sm: 4 } }}
       >
         <Typography
           component="p"

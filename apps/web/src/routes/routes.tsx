@@ -13,15 +13,37 @@ import {
 // guards (in the entry chunk) decide first: a visitor sent to login never downloads
 // the shell or an admin page.
 const LoginPage = lazy(() => import('./auth/LoginPage'));
+const RegisterPage = lazy(() => import('./auth/RegisterPage'));
+const RegisterCompletePage = lazy(() => import('./auth/RegisterCompletePage'));
+const ResendVerificationPage = lazy(() => import('./auth/ResendVerificationPage'));
+const VerifyEmailPage = lazy(() => import('./auth/VerifyEmailPage'));
+const PasswordResetPage = lazy(() => import('./auth/PasswordResetPage'));
+const PasswordResetConfirmPage = lazy(() => import('./auth/PasswordResetConfirmPage'));
+const OidcCompletePage = lazy(() => import('./auth/OidcCompletePage'));
+const OidcErrorPage = lazy(() => import('./auth/OidcErrorPage'));
 const CompleteRegistrationPage = lazy(() => import('./auth/CompleteRegistrationPage'));
 const AppShell = lazy(() => import('../features/shell/AppShell'));
 const DashboardPage = lazy(() => import('./dashboard/DashboardPage'));
 const CallListPage = lazy(() => import('./calls/CallListPage'));
+const CallDetailPage = lazy(() => import('./calls/CallDetailPage'));
+const ManageCallPage = lazy(() => import('./calls/ManageCallPage'));
+// The wizard brings the rich-text editor (TipTap), as its own chunk on top.
+const NewCallPage = lazy(() => import('./calls/NewCallPage'));
+const EditCallPage = lazy(() => import('./calls/EditCallPage'));
 const AccountPage = lazy(() => import('./account/AccountPage'));
 const ChangePasswordPage = lazy(() => import('./account/ChangePasswordPage'));
 const UserListPage = lazy(() => import('./users/UserListPage'));
+const UserDetailPage = lazy(() => import('./users/UserDetailPage'));
+const NewRolePage = lazy(() => import('./users/NewRolePage'));
+const EditRolePage = lazy(() => import('./users/EditRolePage'));
 const CommitteeListPage = lazy(() => import('./committees/CommitteeListPage'));
+const NewCommitteePage = lazy(() => import('./committees/NewCommitteePage'));
+const CommitteeDetailPage = lazy(() => import('./committees/CommitteeDetailPage'));
 const FormBuilderPage = lazy(() => import('./forms/FormBuilderPage'));
+// The form editor brings the JSON editors and react-jsonschema-form: only its own route
+// downloads them.
+const NewFormPage = lazy(() => import('./forms/NewFormPage'));
+const EditFormPage = lazy(() => import('./forms/EditFormPage'));
 const NotFoundPage = lazy(() => import('./errors/NotFoundPage'));
 
 /** A lazy page with the loading view while its code downloads. */
@@ -57,6 +79,32 @@ export const routes: RouteObject[] = [
         element: <RedirectIfSignedIn>{page(LoginPage, { standalone: true })}</RedirectIfSignedIn>,
       },
       {
+        path: 'auth/register',
+        element: (
+          <RedirectIfSignedIn>{page(RegisterPage, { standalone: true })}</RedirectIfSignedIn>
+        ),
+      },
+      {
+        path: 'auth/password-reset',
+        element: (
+          <RedirectIfSignedIn>{page(PasswordResetPage, { standalone: true })}</RedirectIfSignedIn>
+        ),
+      },
+      // Pages of links from emails and from the identity provider: open to anyone, signed
+      // in or not (a signed-in user confirms a new email address here too).
+      { path: 'auth/register/complete', element: page(RegisterCompletePage, { standalone: true }) },
+      { path: 'auth/register/resend', element: page(ResendVerificationPage, { standalone: true }) },
+      {
+        path: 'auth/registration/account-confirm-email/:confirmationKey',
+        element: page(VerifyEmailPage, { standalone: true }),
+      },
+      {
+        path: 'auth/password-reset/confirm/:uidb64/:token',
+        element: page(PasswordResetConfirmPage, { standalone: true }),
+      },
+      { path: 'auth/oidc/complete', element: page(OidcCompletePage, { standalone: true }) },
+      { path: 'auth/oidc/error', element: page(OidcErrorPage, { standalone: true }) },
+      {
         element: <RequireSession />,
         children: [
           {
@@ -78,14 +126,27 @@ export const routes: RouteObject[] = [
                 children: [
                   { index: true, element: page(DashboardPage) },
                   { path: 'calls', element: page(CallListPage) },
+                  { path: 'calls/closed', element: page(CallListPage) },
+                  { path: 'calls/all', element: page(CallListPage) },
+                  { path: 'calls/new', element: page(NewCallPage) },
+                  { path: 'calls/:callId', element: page(CallDetailPage) },
+                  { path: 'calls/:callId/update', element: page(EditCallPage) },
+                  { path: 'calls/:callId/manage', element: page(ManageCallPage) },
                   { path: 'account', element: page(AccountPage) },
                   { path: 'account/change-password', element: page(ChangePasswordPage) },
                   {
                     element: <RequireArea area="admin" />,
                     children: [
                       { path: 'users', element: page(UserListPage) },
+                      { path: 'users/:userId', element: page(UserDetailPage) },
+                      { path: 'users/:userId/roles/new', element: page(NewRolePage) },
+                      { path: 'users/:userId/roles/:roleId', element: page(EditRolePage) },
                       { path: 'committees', element: page(CommitteeListPage) },
+                      { path: 'committees/new', element: page(NewCommitteePage) },
+                      { path: 'committees/:committeeId', element: page(CommitteeDetailPage) },
                       { path: 'forms', element: page(FormBuilderPage) },
+                      { path: 'forms/new', element: page(NewFormPage) },
+                      { path: 'forms/:formId', element: page(EditFormPage) },
                     ],
                   },
                 ],

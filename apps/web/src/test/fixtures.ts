@@ -16,6 +16,7 @@ export function makeUser(overrides: Partial<UserDetails> = {}): UserDetails {
     is_aaf: false,
     hash: 'Xk7pQ2mNa9',
     pending_email: null,
+    has_federated_login: false,
     roles: [],
     ...overrides,
   };

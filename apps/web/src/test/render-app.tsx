@@ -18,10 +18,23 @@ export type ApiHandler = (request: {
 }) => StubResponse;
 
 /**
+ * For `findBy…` queries that wait on a chain of lazily loaded pages (login, then the
+ * shell, then the page): the first import of each chunk in jsdom can exceed the
+ * default second when the whole suite runs at once.
+ */
+export const AFTER_NAVIGATION = { timeout: 4000 };
+
+/** What every page may ask without a test saying so: no federated login is configured. */
+const DEFAULT_ANSWERS: Record<string, StubResponse> = {
+  'GET /auth/methods/': { body: { oidc: null } },
+};
+
+/**
  * Replaces `fetch` with a table of API answers keyed by "METHOD /path" (without
  * /api/v1). Component tests only: the real server has its own API and e2e suites.
  */
-export function stubApi(table: Record<string, StubResponse | ApiHandler>) {
+export function stubApi(answers: Record<string, StubResponse | ApiHandler>) {
+  const table = { ...DEFAULT_ANSWERS, ...answers };
   const fetchStub = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const method = init.method ?? 'GET';
     const path = String(input).replace(/^\/api\/v1/, '');
@@ -38,6 +51,24 @@ export function stubApi(table: Record<string, StubResponse | ApiHandler>) {
   });
   vi.stubGlobal('fetch', fetchStub);
   return fetchStub;
+}
+
+type FetchStub = ReturnType<typeof stubApi>;
+
+/** The calls made so far, as "METHOD /path". */
+export function apiCalls(fetchStub: FetchStub): string[] {
+  return fetchStub.mock.calls.map(
+    ([input, init]) => `${init?.method ?? 'GET'} ${String(input).replace(/^\/api\/v1/, '')}`,
+  );
+}
+
+/** The JSON body of the first call to "METHOD /path". */
+export function sentBody(fetchStub: FetchStub, call: string): unknown {
+  const index = apiCalls(fetchStub).indexOf(call);
+  if (index === -1)
+    throw new Error(`No ${call} was made; the calls were: ${apiCalls(fetchStub).join(', ')}`);
+  const body = fetchStub.mock.calls[index]![1]?.body;
+  return typeof body === 'string' ? JSON.parse(body) : undefined;
 }
 
 /** Renders the real route table at `path`, with a token in storage when given. */

@@ -1,7 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { resetSessionForTests } from '../api/session';
+
+// findBy* and waitFor give a loaded machine time before declaring an element missing.
+configure({ asyncUtilTimeout: 8_000 });
 
 // jsdom has no layout, so no scrolling; react-router's ScrollRestoration calls it.
 window.scrollTo = () => {};

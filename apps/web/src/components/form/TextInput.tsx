@@ -1,17 +1,26 @@
 import { FormControl, FormHelperText, InputLabel, OutlinedInput } from '@mui/material';
-import { useId, type ChangeEvent, type HTMLInputAutoCompleteAttribute } from 'react';
+import {
+  useId,
+  type ChangeEvent,
+  type HTMLInputAutoCompleteAttribute,
+  type ReactNode,
+} from 'react';
 
 interface TextInputProps {
   name: string;
   label: string;
   value: string;
-  onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => void;
+  onChange?: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => void;
+  onBlur?: () => void;
   error?: boolean;
   required?: boolean;
   type?: 'text' | 'password' | 'email' | 'tel';
   autoComplete?: HTMLInputAutoCompleteAttribute;
   maxLength?: number;
-  helperText?: string;
+  /** A rule's message when `error`, otherwise a hint. */
+  helperText?: ReactNode;
+  /** Shown but not editable (still focusable and read by screen readers, unlike `disabled`). */
+  readOnly?: boolean;
 }
 
 /**
@@ -24,12 +33,14 @@ export function TextInput({
   label,
   value,
   onChange,
+  onBlur,
   error = false,
   required = false,
   type = 'text',
   autoComplete,
   maxLength,
   helperText,
+  readOnly = false,
 }: TextInputProps) {
   const id = useId();
   const helperId = helperText ? `${id}-helper` : undefined;
@@ -42,6 +53,10 @@ export function TextInput({
         type={type}
         value={value}
         onChange={onChange}
+        onBlur={onBlur}
+        readOnly={readOnly}
+        // A read-only field must not look like one waiting for input.
+        sx={readOnly ? { bgcolor: 'action.hover' } : undefined}
         autoComplete={autoComplete}
         // Sizes the notch in the outline; MUI adds the asterisk of a required field.
         label={label}

@@ -53,6 +53,8 @@ export function NotificationProvider({ children }: { children: ReactNode }) {
           open={state.open}
           autoHideDuration={NOTIFICATION_AUTO_CLOSE_MS}
           anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
+          // Top right, but below the top bar, so the message never covers the user menu.
+          sx={{ top: { xs: 64, sm: 72 } }}
           onClose={(_event, reason) => {
             // A click elsewhere on the page is not a request to dismiss the message.
             if (reason !== 'clickaway') close();

@@ -1,55 +1,88 @@
-import type { UserRole } from '@merit/contract';
-import { GENDER_LABELS, type CommitteeRoleName } from '@merit/domain';
+import type { UserDetails, UserDetailsUpdate } from '@merit/contract';
+import { GENDER_LABELS } from '@merit/domain';
+import EditIcon from '@mui/icons-material/Edit';
 import {
+  Box,
+  Button,
   Paper,
   Table,
   TableBody,
   TableCell,
   TableContainer,
-  TableHead,
   TableRow,
   Typography,
 } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import { useNotify } from '../../components/notifications/notification-context';
 import { PageHeading } from '../../components/PageHeading';
-import { useCurrentUser } from '../../features/auth/session-hooks';
+import { CollaboratorHash } from '../../features/account/CollaboratorHash';
+import { EditAccountDialog } from '../../features/account/EditAccountDialog';
+import { LinkInstitutionalLogin } from '../../features/account/LinkInstitutionalLogin';
+import { RolesTable } from '../../features/account/RolesTable';
+import { currentUserKey, useCurrentUser } from '../../features/auth/session-hooks';
+import { useAuthMethods } from '../../features/auth/use-auth-methods';
 
-const ROLE_LABELS: Record<CommitteeRoleName, string> = { CHAIR: 'Chair', MEMBER: 'Member' };
-
-function formatDate(iso: string): string {
-  return new Date(iso).toLocaleDateString(undefined, { dateStyle: 'long' });
-}
-
-function RolesTable({ roles }: { roles: UserRole[] }) {
-  if (roles.length === 0) return <Typography>You have no committee roles.</Typography>;
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
-    <TableContainer component={Paper} variant="outlined">
-      <Table aria-labelledby="roles-heading">
-        <TableHead>
-          <TableRow>
-            <TableCell>Committee</TableCell>
-            <TableCell>Role</TableCell>
-            <TableCell>Effective from</TableCell>
-            <TableCell>Effective until</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {roles.map((role) => (
-            <TableRow key={role.id}>
-              <TableCell>{role.committeeName}</TableCell>
-              <TableCell>{ROLE_LABELS[role.role]}</TableCell>
-              <TableCell>{formatDate(role.commencement)}</TableCell>
-              <TableCell>{formatDate(role.termination)}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </TableContainer>
+    <Box component="section" aria-labelledby={id} sx={{ mb: 4 }}>
+      <Typography variant="h6" component="h2" id={id} gutterBottom>
+        {title}
+      </Typography>
+      {children}
+    </Box>
   );
 }
 
-/** /account/: the user's details (editing arrives with the accounts issue) and roles. */
+/** Says once that linking worked, when the provider sends the user back with ?linked=1. */
+function useLinkedNotice() {
+  const [params, setParams] = useSearchParams();
+  const notify = useNotify();
+  const shown = useRef(false);
+  const linked = params.get('linked') === '1';
+  useEffect(() => {
+    if (!linked || shown.current) return;
+    shown.current = true;
+    notify("Your institution's login is now linked to this account.");
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('linked');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [linked, notify, setParams]);
+}
+
+/** /account/: the user's details, editable through a dialog, their hash and their roles. */
 export default function AccountPage() {
   const user = useCurrentUser();
+  const queryClient = useQueryClient();
+  const notify = useNotify();
+  const methods = useAuthMethods();
+  const [editing, setEditing] = useState(false);
+  useLinkedNotice();
+
+  const updateDetails = (details: UserDetails) => {
+    queryClient.setQueryData(currentUserKey, details);
+    // Spec section 4: saving reloads the user details.
+    void queryClient.invalidateQueries({ queryKey: currentUserKey });
+  };
+  const onSaved = (details: UserDetails, changes: UserDetailsUpdate) => {
+    updateDetails(details);
+    if (changes.email !== undefined && details.pending_email) {
+      notify(
+        `We sent a confirmation link to ${details.pending_email}. ` +
+          'Your email changes when you follow it.',
+        'info',
+      );
+    } else {
+      notify('Your details have been saved.');
+    }
+  };
+
   const details: [string, string][] = [
     ['Username', user.username],
     ['Name', [user.first_name, user.last_name].filter(Boolean).join(' ')],
@@ -61,32 +94,55 @@ export default function AccountPage() {
     ['Gender', user.gender ? GENDER_LABELS[user.gender] : ''],
     ['Phone', user.phone_number],
     ['Student', user.is_student ? 'Yes' : 'No'],
-    ['Collaborator hash', user.hash],
   ];
+  const oidc = methods.data?.oidc;
+
   return (
     <>
       <PageHeading>My Account</PageHeading>
-      <Typography variant="h6" component="h2" id="details-heading" gutterBottom>
-        Details
-      </Typography>
-      <TableContainer component={Paper} variant="outlined" sx={{ mb: 4, maxWidth: 720 }}>
-        <Table aria-labelledby="details-heading">
-          <TableBody>
-            {details.map(([label, value]) => (
-              <TableRow key={label}>
-                <TableCell component="th" scope="row" sx={{ width: 200, fontWeight: 500 }}>
-                  {label}
-                </TableCell>
-                <TableCell>{value || '—'}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
-      <Typography variant="h6" component="h2" id="roles-heading" gutterBottom>
-        Current committee roles
-      </Typography>
-      <RolesTable roles={user.roles.filter((role) => role.current)} />
+      <Section id="details-heading" title="Details">
+        <TableContainer component={Paper} variant="outlined" sx={{ mb: 2, maxWidth: 720 }}>
+          <Table aria-labelledby="details-heading">
+            <TableBody>
+              {details.map(([label, value]) => (
+                <TableRow key={label}>
+                  <TableCell component="th" scope="row" sx={{ width: 200, fontWeight: 500 }}>
+                    {label}
+                  </TableCell>
+                  <TableCell>{value || '—'}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        <Button variant="contained" startIcon={<EditIcon />} onClick={() => setEditing(true)}>
+          Edit details
+        </Button>
+        <EditAccountDialog
+          user={user}
+          open={editing}
+          onClose={() => setEditing(false)}
+          onSaved={onSaved}
+        />
+      </Section>
+      <Section id="hash-heading" title="Collaborator hash">
+        <CollaboratorHash hash={user.hash} onRenewed={(hash) => updateDetails({ ...user, hash })} />
+      </Section>
+      {oidc && !user.is_aaf && (
+        <Section id="institution-heading" title="Institutional login">
+          {user.has_federated_login ? (
+            <Typography>
+              Your {oidc.displayName} login is linked: you can log in with it or with your username
+              and password.
+            </Typography>
+          ) : (
+            <LinkInstitutionalLogin providerName={oidc.displayName} />
+          )}
+        </Section>
+      )}
+      <Section id="roles-heading" title="Committee roles">
+        <RolesTable roles={user.roles} labelledBy="roles-heading" />
+      </Section>
     </>
   );
 }

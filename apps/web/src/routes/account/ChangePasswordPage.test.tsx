@@ -1,8 +1,9 @@
+import { messages, validationMessages } from '@merit/domain';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../test/fixtures';
-import { renderApp, stubApi } from '../../test/render-app';
+import { apiCalls, renderApp, stubApi } from '../../test/render-app';
 
 describe('ChangePasswordPage', () => {
   it('posts the three fields under their API names and confirms the change', async () => {
@@ -38,7 +39,9 @@ describe('ChangePasswordPage', () => {
         body: {
           detail: 'The request is not valid.',
           code: 'validation_error',
-          fields: { newPassword2: ["The two password fields didn't match."] },
+          fields: {
+            oldPassword: ['Your old password was entered incorrectly. Please enter it again.'],
+          },
         },
       },
     });
@@ -47,12 +50,39 @@ describe('ChangePasswordPage', () => {
     await screen.findByRole('heading', { name: 'Change Password' });
 
     await user.type(screen.getByLabelText(/Current password/), 'old');
-    await user.type(screen.getByLabelText(/^Password/), 'a');
-    await user.type(screen.getByLabelText(/Confirm password/), 'b');
+    await user.type(screen.getByLabelText(/^Password/), 'new-secret');
+    await user.type(screen.getByLabelText(/Confirm password/), 'new-secret');
     await user.click(screen.getByRole('button', { name: 'Change Password' }));
 
     expect(await screen.findByRole('alert')).toHaveTextContent(
-      "Confirm password: The two password fields didn't match.",
+      'Current password: Your old password was entered incorrectly. Please enter it again.',
     );
+  });
+
+  it('checks the new password as the user types, before asking the server', async () => {
+    const fetchStub = stubApi({ 'GET /user_details/': { body: makeUser() } });
+    renderApp('/account/change-password/', { token: 'k' });
+    const user = userEvent.setup();
+    await screen.findByRole('heading', { name: 'Change Password' });
+
+    await user.type(screen.getByLabelText(/^Password/), 'ada');
+    await user.tab();
+    expect(
+      screen.getByText(
+        `${validationMessages.passwordTooShort} ${validationMessages.passwordSimilar}`,
+      ),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Change Password' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(messages.validationFailed);
+    expect(apiCalls(fetchStub)).not.toContain('POST /auth/password/change/');
+  });
+
+  it('tells a federated user there is no password to change', async () => {
+    stubApi({ 'GET /user_details/': { body: makeUser({ is_aaf: true }) } });
+    renderApp('/account/change-password/', { token: 'k' });
+    expect(
+      await screen.findByText(/logs in through your institution and has no Merit password/),
+    ).toBeInTheDocument();
+    expect(screen.queryByLabelText(/Current password/)).not.toBeInTheDocument();
   });
 });

@@ -1,30 +1,88 @@
-import { Button, Stack, Typography } from '@mui/material';
+import { MAX_LENGTHS, validateRegistrationCompletion } from '@merit/domain';
+import { Box, Button, Stack, Typography } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
 import { AuthLayout } from '../../components/AuthLayout';
-import { useCurrentUser } from '../../features/auth/session-hooks';
+import { ErrorList } from '../../components/ErrorList';
+import { CheckboxInput } from '../../components/form/CheckboxInput';
+import { SelectInput } from '../../components/form/SelectInput';
+import { TextInput } from '../../components/form/TextInput';
+import { useServerForm } from '../../components/form/use-server-form';
+import { useNotify } from '../../components/notifications/notification-context';
+import { completeRegistration } from '../../features/account/account.api';
+import { GENDER_OPTIONS, PHONE_HINT, PROFILE_LABELS } from '../../features/account/profile-fields';
+import { currentUserKey, useCurrentUser } from '../../features/auth/session-hooks';
 import { useLogout } from '../../features/auth/use-logout';
 
 /**
- * /auth/complete_registration. Every other page sends a user with an incomplete
- * registration here. The form itself arrives with federated login.
+ * /auth/complete_registration (spec section 2): a federated user gives the details their
+ * institution did not. Every other page sends them here until they do.
  */
 export default function CompleteRegistrationPage() {
   const user = useCurrentUser();
-  const { logout, isPending } = useLogout();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const { logout, isPending: loggingOut } = useLogout();
+  const form = useServerForm({
+    // Whatever the institution released is filled in already.
+    initialValues: {
+      institution: user.institution,
+      gender_choice: user.gender ?? '',
+      phone_number: user.phone_number,
+      is_student: user.is_student,
+    },
+    labels: PROFILE_LABELS,
+    validate: validateRegistrationCompletion,
+    submit: completeRegistration,
+    onSuccess: (details) => {
+      queryClient.setQueryData(currentUserKey, details);
+      notify('Your registration is complete.');
+      void navigate('/', { replace: true });
+    },
+  });
+
   return (
     <AuthLayout title="Complete Registration">
-      <Stack spacing={2}>
-        <Typography>
-          Your registration must be completed before you can use Merit, {user.username}.
-        </Typography>
-        <Typography color="text.secondary">
-          Signed in with the email address {user.email || 'that your organisation provided'}.
-        </Typography>
-        <div>
-          <Button variant="outlined" onClick={logout} loading={isPending}>
-            Logout
+      <Typography sx={{ mb: 3 }}>
+        Welcome to Merit. Please complete your details before you continue.
+      </Typography>
+      <ErrorList messages={form.errors} />
+      <Box component="form" noValidate onSubmit={form.onSubmit}>
+        <Stack spacing={2}>
+          <TextInput
+            name="email"
+            label="Email"
+            value={user.email}
+            readOnly
+            helperText="Your institution provides this address; it cannot be changed here."
+          />
+          <TextInput
+            {...form.field('institution')}
+            autoComplete="organization"
+            required
+            maxLength={MAX_LENGTHS.institution}
+          />
+          <SelectInput {...form.field('gender_choice')} options={GENDER_OPTIONS} required />
+          <TextInput
+            {...form.field('phone_number')}
+            helperText={form.field('phone_number').helperText ?? PHONE_HINT}
+            type="tel"
+            autoComplete="tel"
+            required
+            maxLength={MAX_LENGTHS.phone}
+          />
+          <CheckboxInput {...form.checkbox('is_student')} label={PROFILE_LABELS.is_student} />
+          <Button type="submit" variant="contained" size="large" loading={form.isPending}>
+            Save and continue
           </Button>
-        </div>
-      </Stack>
+        </Stack>
+      </Box>
+      <Box sx={{ mt: 3 }}>
+        <Button variant="text" onClick={logout} loading={loggingOut}>
+          Log out
+        </Button>
+      </Box>
     </AuthLayout>
   );
 }

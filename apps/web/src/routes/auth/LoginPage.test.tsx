@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../test/fixtures';
-import { renderApp, stubApi } from '../../test/render-app';
+import { apiCalls, renderApp, sentBody, stubApi } from '../../test/render-app';
 
 async function fillAndSubmit(username: string, password: string) {
   const user = userEvent.setup();
@@ -61,7 +61,7 @@ describe('LoginPage', () => {
       'Username: This field may not be blank.',
       'Password: This field may not be blank.',
     ]);
-    expect(fetchStub).not.toHaveBeenCalled();
+    expect(apiCalls(fetchStub)).not.toContain('POST /auth/login/');
   });
 
   it('logs in, says so, and returns the user to next', async () => {
@@ -81,7 +81,10 @@ describe('LoginPage', () => {
     expect(app.location()).toBe('/calls');
     expect(screen.getByRole('alert')).toHaveTextContent('Logged in.');
     expect(window.localStorage.getItem('merit.token')).toBe('new-key');
-    expect(fetchStub.mock.calls[0]![1]!.body).toBe('{"username":"ada","password":"correct horse"}');
+    expect(sentBody(fetchStub, 'POST /auth/login/')).toEqual({
+      username: 'ada',
+      password: 'correct horse',
+    });
   });
 
   it('links to registration and password reset', async () => {
@@ -94,6 +97,70 @@ describe('LoginPage', () => {
     expect(screen.getByRole('link', { name: 'Forgot your password?' })).toHaveAttribute(
       'href',
       '/auth/password-reset/',
+    );
+  });
+});
+
+describe('LoginPage, other ways in', () => {
+  it('offers federated login when the server has it, carrying a safe next', async () => {
+    stubApi({
+      'GET /auth/methods/': {
+        body: {
+          oidc: { displayName: 'Example Federation', loginUrl: '/api/v1/auth/oidc/login/' },
+        },
+      },
+    });
+    renderApp('/auth/login?next=%2Fcalls%3Fpage%3D2');
+
+    expect(
+      await screen.findByRole('link', { name: 'Log in with Example Federation' }),
+    ).toHaveAttribute('href', '/api/v1/auth/oidc/login/?next=%2Fcalls%3Fpage%3D2');
+  });
+
+  it('shows no federated login when the server has none', async () => {
+    const fetchStub = stubApi({});
+    renderApp('/auth/login');
+    await screen.findByRole('heading', { name: 'Log in' });
+    await waitFor(() => expect(apiCalls(fetchStub)).toContain('GET /auth/methods/'));
+    expect(screen.queryByRole('link', { name: /Log in with/ })).not.toBeInTheDocument();
+  });
+
+  it('offers to resend the verification email when the address is not verified', async () => {
+    stubApi({
+      'POST /auth/login/': {
+        status: 400,
+        body: { detail: messages.emailNotVerified, code: 'email_not_verified' },
+      },
+    });
+    renderApp('/auth/login');
+    await screen.findByRole('heading', { name: 'Log in' });
+
+    await fillAndSubmit('ada', 'secret');
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(messages.emailNotVerified);
+    expect(screen.getByRole('link', { name: 'Resend verification email' })).toHaveAttribute(
+      'href',
+      '/auth/register/resend',
+    );
+  });
+
+  it('shows why logging in is refused for a while (rate limit)', async () => {
+    stubApi({
+      'POST /auth/login/': {
+        status: 429,
+        body: {
+          detail: 'Too many failed logins. Try again in 15 minutes.',
+          code: 'rate_limited',
+        },
+      },
+    });
+    renderApp('/auth/login');
+    await screen.findByRole('heading', { name: 'Log in' });
+
+    await fillAndSubmit('ada', 'secret');
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Too many failed logins. Try again in 15 minutes.',
     );
   });
 });

@@ -1,6 +1,7 @@
-import { Alert, Box, Button, Link, Stack } from '@mui/material';
+import { Alert, Box, Button, Link, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router';
+import { isApiError } from '../../api/client';
 import { getLastEndReason, setToken } from '../../api/session';
 import { AuthLayout } from '../../components/AuthLayout';
 import { ErrorList } from '../../components/ErrorList';
@@ -8,6 +9,10 @@ import { TextInput } from '../../components/form/TextInput';
 import { useServerForm } from '../../components/form/use-server-form';
 import { useNotify } from '../../components/notifications/notification-context';
 import { login } from '../../features/auth/auth.api';
+import { safeNext } from '../../features/auth/safe-next';
+import { useAuthMethods } from '../../features/auth/use-auth-methods';
+
+const RESEND_VERIFICATION_PATH = '/auth/register/resend';
 
 /**
  * /auth/login. After a successful login the route's guard (RedirectIfSignedIn) sends
@@ -15,6 +20,8 @@ import { login } from '../../features/auth/auth.api';
  */
 export default function LoginPage() {
   const notify = useNotify();
+  const [params] = useSearchParams();
+  const methods = useAuthMethods();
   const [sessionEnded] = useState(() => getLastEndReason() === 'expired');
   const form = useServerForm({
     schema: (c) => c.loginRequest,
@@ -26,6 +33,12 @@ export default function LoginPage() {
       notify('Logged in.');
     },
   });
+  const notVerified = isApiError(form.error) && form.error.body.code === 'email_not_verified';
+  const oidc = methods.data?.oidc;
+  // The server checks `next` again; sending only a safe one keeps the round trip honest.
+  const federatedHref = oidc
+    ? `${oidc.loginUrl}?${new URLSearchParams({ next: safeNext(params.get('next')) ?? '/' })}`
+    : null;
 
   return (
     <AuthLayout title="Log in">
@@ -35,6 +48,13 @@ export default function LoginPage() {
         </Alert>
       )}
       <ErrorList messages={form.errors} />
+      {notVerified && (
+        <Box sx={{ mb: 2 }}>
+          <Button component={RouterLink} to={RESEND_VERIFICATION_PATH} variant="outlined">
+            Resend verification email
+          </Button>
+        </Box>
+      )}
       <Box component="form" noValidate onSubmit={form.onSubmit}>
         <Stack spacing={2}>
           <TextInput {...form.field('username')} autoComplete="username" required maxLength={150} />
@@ -50,6 +70,17 @@ export default function LoginPage() {
           </Button>
         </Stack>
       </Box>
+      {oidc && federatedHref && (
+        <>
+          {/* Not MUI's Divider: the login page's JavaScript budget is tight. */}
+          <Typography align="center" color="text.secondary" sx={{ my: 2 }}>
+            or
+          </Typography>
+          <Button href={federatedHref} variant="outlined" size="large" fullWidth>
+            Log in with {oidc.displayName}
+          </Button>
+        </>
+      )}
       <Stack
         direction="row"
         sx={{ mt: 3, justifyContent: 'space-between', flexWrap: 'wrap', gap: 1 }}
@@ -61,6 +92,13 @@ export default function LoginPage() {
           Forgot your password?
         </Link>
       </Stack>
+      {!notVerified && (
+        <Box sx={{ mt: 1 }}>
+          <Link component={RouterLink} to={RESEND_VERIFICATION_PATH} variant="body2">
+            Resend verification email
+          </Link>
+        </Box>
+      )}
     </AuthLayout>
   );
 }

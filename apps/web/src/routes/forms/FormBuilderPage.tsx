@@ -1,12 +1,21 @@
-import { EmptyState } from '../../components/EmptyState';
 import { PageHeading } from '../../components/PageHeading';
+import { SearchParamTabs } from '../../components/SearchParamTabs';
+import { FormNamesTab } from '../../features/forms/FormNamesTab';
+import { FormsTab } from '../../features/forms/FormsTab';
 
-/** /forms/ (admin only). */
+const TABS = [
+  { value: 'forms', label: 'Forms' },
+  { value: 'names', label: 'Form Names' },
+] as const;
+
+/** /forms/ (admin only): the Form Builder, with tabs Forms and Form Names. */
 export default function FormBuilderPage() {
   return (
     <>
       <PageHeading>Form Builder</PageHeading>
-      <EmptyState>Proposal and review forms and their form names will appear here.</EmptyState>
+      <SearchParamTabs label="Form Builder" tabs={TABS}>
+        {(tab) => (tab === 'forms' ? <FormsTab /> : <FormNamesTab />)}
+      </SearchParamTabs>
     </>
   );
 }

@@ -1,0 +1,139 @@
+import type { CommitteeRole, RoleRequest } from '@merit/contract';
+import { COMMITTEE_ROLES, validateRole } from '@merit/domain';
+import { Box, Button, Stack } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { ErrorList } from '../../components/ErrorList';
+import { DateInput } from '../../components/form/DateInput';
+import { SelectInput } from '../../components/form/SelectInput';
+import { useServerForm } from '../../components/form/use-server-form';
+import { LoadFailedView } from '../../components/LoadFailedView';
+import { LoadingView } from '../../components/LoadingView';
+import { useNotify } from '../../components/notifications/notification-context';
+import { createRole, refreshAfterRoleChange, updateRole, useCommitteeList } from './admin.api';
+import { ROLE_LABELS, toDateInputValue } from './role-dates';
+
+const LABELS = {
+  committeeId: 'Committee',
+  role: 'Role',
+  commencement: 'Effective from',
+  termination: 'Effective until',
+};
+
+type RoleValues = Record<keyof typeof LABELS, string>;
+
+const ROLE_OPTIONS = COMMITTEE_ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
+
+/** The form's text as the API takes it: dates stay `YYYY-MM-DD`, whole days in UTC. */
+function toRequest(values: RoleValues): RoleRequest {
+  return {
+    committeeId: values.committeeId ? Number(values.committeeId) : null,
+    role: values.role || null,
+    commencement: values.commencement || null,
+    termination: values.termination || null,
+  };
+}
+
+function valuesOf(role: CommitteeRole | undefined): RoleValues {
+  if (!role) return { committeeId: '', role: '', commencement: '', termination: '' };
+  return {
+    committeeId: String(role.committeeId),
+    role: role.role,
+    commencement: toDateInputValue(role.commencement),
+    termination: toDateInputValue(role.termination),
+  };
+}
+
+/** Spec section 5, Role: every field required, and the role may not end before it starts. */
+function validate(values: RoleValues) {
+  const result = validateRole(toRequest(values));
+  return result.ok ? {} : result.errors;
+}
+
+interface RoleFormProps {
+  userId: number;
+  /** The role to change; a new role without it. */
+  role?: CommitteeRole;
+}
+
+/** The role form of /users/{userId}/roles/new and /users/{userId}/roles/{roleId}/. */
+export function RoleForm({ userId, role }: RoleFormProps) {
+  const committees = useCommitteeList();
+  const queryClient = useQueryClient();
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const backTo = `/users/${userId}/`;
+
+  const form = useServerForm({
+    initialValues: valuesOf(role),
+    labels: LABELS,
+    validate,
+    submit: (values: RoleValues) => {
+      const body = { ...toRequest(values), userId };
+      return role ? updateRole(userId, { ...body, id: role.id }) : createRole(userId, body);
+    },
+    onSuccess: async () => {
+      await refreshAfterRoleChange(queryClient);
+      notify(role ? 'The role has been saved.' : 'The role has been added.');
+      void navigate(backTo);
+    },
+  });
+
+  if (committees.isPending) return <LoadingView label="Loading committees…" />;
+  if (committees.isError)
+    return <LoadFailedView error={committees.error} onRetry={() => void committees.refetch()} />;
+
+  /**
+   * A date is checked as soon as it is picked, not only when the field is left: the
+   * order of the two dates is what the user needs to see while choosing them.
+   */
+  const dateField = (name: 'commencement' | 'termination') => {
+    const field = form.field(name);
+    return {
+      ...field,
+      onChange: (event: Parameters<typeof field.onChange>[0]) => {
+        field.onChange(event);
+        field.onBlur();
+      },
+    };
+  };
+
+  return (
+    <Box component="form" noValidate onSubmit={form.onSubmit} sx={{ maxWidth: 560 }}>
+      <ErrorList messages={form.errors} />
+      <Stack spacing={3}>
+        <SelectInput
+          {...form.field('committeeId')}
+          required
+          placeholder="Choose a committee"
+          options={committees.data.map((committee) => ({
+            value: String(committee.id),
+            label: committee.name,
+          }))}
+          helperText={
+            form.field('committeeId').helperText ??
+            (committees.data.length === 0 ? 'Add a committee first.' : undefined)
+          }
+        />
+        <SelectInput
+          {...form.field('role')}
+          required
+          placeholder="Choose a role"
+          options={ROLE_OPTIONS}
+        />
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <DateInput {...dateField('commencement')} required />
+          <DateInput {...dateField('termination')} required />
+        </Stack>
+        <Stack direction="row" spacing={2}>
+          <Button type="submit" variant="contained" loading={form.isPending}>
+            {role ? 'Save' : 'Add Role'}
+          </Button>
+          <Button component={RouterLink} to={backTo}>
+            Cancel
+          </Button>
+        </Stack>
+      </Stack>
+    </Box>
+  );
+}

@@ -1,0 +1,337 @@
+import type { CallDetail, Extension } from '@merit/contract';
+import {
+  checkText,
+  MAX_LENGTHS,
+  roleMessages,
+  validationMessages,
+  type FieldErrors,
+} from '@merit/domain';
+import {
+  Autocomplete,
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { errorMessages } from '../../api/client';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ErrorList } from '../../components/ErrorList';
+import { DateTimeInput } from '../../components/form/DateTimeInput';
+import { TextInput } from '../../components/form/TextInput';
+import { useServerForm } from '../../components/form/use-server-form';
+import { useNotify } from '../../components/notifications/notification-context';
+import { useConfirm } from '../../components/use-confirm';
+import { useDebouncedValue } from '../../components/use-debounced-value';
+import { formatExtensionDate, fromLocalInputValue } from './call-dates';
+import {
+  callKeys,
+  createExtension,
+  deleteExtension,
+  MIN_USER_SEARCH,
+  useUserLookup,
+} from './calls.api';
+
+const LABELS = {
+  user: 'User',
+  commencement: 'Extension from',
+  termination: 'Extension until',
+  reason: 'Reason',
+};
+
+type ExtensionValues = Record<keyof typeof LABELS, string>;
+
+const EMPTY: ExtensionValues = { user: '', commencement: '', termination: '', reason: '' };
+
+/**
+ * An extension needs a user and both dates; it may not end before it starts (the
+ * server's rule and message), and the reason is at most 200 characters.
+ */
+export function extensionErrors(values: ExtensionValues): FieldErrors {
+  const errors: FieldErrors = {};
+  if (!values.user) errors.user = [validationMessages.required];
+  const commencement = fromLocalInputValue(values.commencement);
+  const termination = fromLocalInputValue(values.termination);
+  if (!commencement) errors.commencement = [validationMessages.required];
+  if (!termination) errors.termination = [validationMessages.required];
+  else if (commencement && termination < commencement)
+    errors.termination = [roleMessages.terminationBeforeCommencement];
+  const reason = checkText(values.reason, { max: MAX_LENGTHS.extensionReason });
+  if (reason.length > 0) errors.reason = reason;
+  return errors;
+}
+
+const SEARCH_DELAY_MS = 300;
+
+/** One answer of GET /users/lookup/. */
+interface FoundUser {
+  id: number;
+  name: string;
+  username: string;
+  email: string;
+}
+
+interface ExtensionsDialogProps {
+  call: CallDetail;
+  open: boolean;
+  onClose: () => void;
+}
+
+/**
+ * Manage Extensions (spec section 2, Call detail): the chair's list of per-user
+ * submission windows, with Delete, and a form to add one.
+ */
+export default function ExtensionsDialog({ call, open, onClose }: ExtensionsDialogProps) {
+  const titleId = useId();
+  const queryClient = useQueryClient();
+  const notify = useNotify();
+  const confirm = useConfirm<Extension>();
+  const deletion = useMutation({
+    mutationFn: (extension: Extension) => deleteExtension(call.id, extension.id),
+    onSuccess: (_result, extension) => {
+      notify(`The extension of ${extension.userName} has been deleted.`);
+    },
+    onSettled: () => {
+      confirm.close();
+      void queryClient.invalidateQueries({ queryKey: callKeys.detail(call.id) });
+    },
+  });
+
+  return (
+    <Dialog open={open} onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="md">
+      <DialogTitle id={titleId}>Manage Extensions</DialogTitle>
+      <DialogContent>
+        <Typography color="text.secondary" sx={{ mb: 2 }}>
+          An extension lets one user submit proposals to “{call.name}” in their own window, whatever
+          the call’s dates.
+        </Typography>
+        <ErrorList messages={deletion.isError ? errorMessages(deletion.error) : []} />
+        <ExtensionTable
+          extensions={call.extensions}
+          onDelete={(extension) => {
+            deletion.reset();
+            confirm.ask(extension);
+          }}
+        />
+        <Typography variant="h6" component="h3" sx={{ mt: 3, mb: 1 }}>
+          Add an extension
+        </Typography>
+        <ExtensionForm
+          callId={call.id}
+          onAdded={(extension) => {
+            notify(`${extension.userName} has an extension now.`);
+            void queryClient.invalidateQueries({ queryKey: callKeys.detail(call.id) });
+          }}
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Close</Button>
+      </DialogActions>
+      <ConfirmDialog
+        open={confirm.open}
+        title="Delete this extension?"
+        confirmLabel="Delete"
+        onConfirm={() => confirm.subject && deletion.mutate(confirm.subject)}
+        onCancel={confirm.close}
+        pending={deletion.isPending}
+      >
+        {confirm.subject
+          ? `${confirm.subject.userName} will no longer be able to submit from ` +
+            `${formatExtensionDate(confirm.subject.commencement)} until ` +
+            `${formatExtensionDate(confirm.subject.termination)}.`
+          : ''}
+      </ConfirmDialog>
+    </Dialog>
+  );
+}
+
+function ExtensionTable({
+  extensions,
+  onDelete,
+}: {
+  extensions: readonly Extension[];
+  onDelete: (extension: Extension) => void;
+}) {
+  if (extensions.length === 0) {
+    return <Typography sx={{ py: 1 }}>This call has no extensions.</Typography>;
+  }
+  return (
+    <TableContainer component={Paper} variant="outlined">
+      <Table size="small" aria-label="Extensions">
+        <TableHead>
+          <TableRow>
+            <TableCell>User</TableCell>
+            <TableCell>From</TableCell>
+            <TableCell>Until</TableCell>
+            <TableCell>Reason</TableCell>
+            <TableCell align="right">Delete</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {extensions.map((extension) => (
+            <TableRow key={extension.id}>
+              <TableCell>{extension.userName}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                {formatExtensionDate(extension.commencement)}
+              </TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                {formatExtensionDate(extension.termination)}
+              </TableCell>
+              <TableCell sx={{ wordBreak: 'break-word' }}>{extension.reason || '—'}</TableCell>
+              <TableCell align="right">
+                <Button
+                  size="small"
+                  color="error"
+                  aria-label={`Delete the extension of ${extension.userName}`}
+                  onClick={() => onDelete(extension)}
+                >
+                  Delete
+                </Button>
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+function ExtensionForm({
+  callId,
+  onAdded,
+}: {
+  callId: number;
+  onAdded: (extension: Extension) => void;
+}) {
+  const [picked, setPicked] = useState<FoundUser | null>(null);
+  const form = useServerForm({
+    initialValues: EMPTY,
+    labels: LABELS,
+    validate: extensionErrors,
+    submit: (values: ExtensionValues) =>
+      createExtension({
+        callId,
+        user: Number(values.user),
+        commencement: fromLocalInputValue(values.commencement)!.toISOString(),
+        termination: fromLocalInputValue(values.termination)!.toISOString(),
+        reason: values.reason.trim(),
+      }),
+    onSuccess: (extension) => {
+      setPicked(null);
+      onAdded(extension);
+    },
+    resetOnSuccess: true,
+  });
+
+  /** Dates are checked as they are picked: their order is what the user needs to see. */
+  const dateField = (name: 'commencement' | 'termination') => {
+    const field = form.field(name);
+    return {
+      ...field,
+      onChange: (event: Parameters<typeof field.onChange>[0]) => {
+        field.onChange(event);
+        field.onBlur();
+      },
+    };
+  };
+
+  return (
+    <Box component="form" noValidate onSubmit={form.onSubmit}>
+      <ErrorList messages={form.errors} />
+      <Stack spacing={2}>
+        <UserPicker
+          value={picked}
+          error={form.field('user').error}
+          helperText={form.field('user').helperText}
+          onBlur={form.field('user').onBlur}
+          onChange={(user) => {
+            setPicked(user);
+            form.setValue('user', user ? String(user.id) : '');
+          }}
+        />
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <DateTimeInput {...dateField('commencement')} required />
+          <DateTimeInput {...dateField('termination')} required />
+        </Stack>
+        <TextInput {...form.field('reason')} maxLength={MAX_LENGTHS.extensionReason} />
+        <Box>
+          <Button type="submit" variant="contained" loading={form.isPending}>
+            Add Extension
+          </Button>
+        </Box>
+      </Stack>
+    </Box>
+  );
+}
+
+/** Finds a user by name, username or email, as the server's lookup for chairs does. */
+function UserPicker({
+  value,
+  onChange,
+  onBlur,
+  error,
+  helperText,
+}: {
+  value: FoundUser | null;
+  onChange: (user: FoundUser | null) => void;
+  onBlur: () => void;
+  error: boolean;
+  helperText: string | undefined;
+}) {
+  const [input, setInput] = useState('');
+  const label = (user: FoundUser) => `${user.name} (${user.username}, ${user.email})`;
+  // Once a user is chosen the box shows their label, which is not a search.
+  const search = useDebouncedValue(
+    value && input === label(value) ? '' : input.trim(),
+    SEARCH_DELAY_MS,
+  );
+  const users = useUserLookup(search);
+  const failure = users.isError ? errorMessages(users.error).join(' ') : null;
+
+  return (
+    <Autocomplete
+      options={search.length >= MIN_USER_SEARCH ? (users.data ?? []) : []}
+      value={value}
+      onChange={(_event, user) => onChange(user)}
+      inputValue={input}
+      onInputChange={(_event, text) => setInput(text)}
+      getOptionLabel={label}
+      isOptionEqualToValue={(option, chosen) => option.id === chosen.id}
+      // The server searched already.
+      filterOptions={(options) => options}
+      loading={users.isFetching}
+      noOptionsText={
+        search.length >= MIN_USER_SEARCH
+          ? 'No user matches.'
+          : `Type at least ${MIN_USER_SEARCH} characters of a name, username or email.`
+      }
+      onBlur={onBlur}
+      renderInput={(params) => (
+        <TextField
+          {...params}
+          label="User"
+          required
+          error={error || Boolean(failure)}
+          helperText={
+            failure
+              ? `Users could not be searched: ${failure}`
+              : (helperText ?? 'Search by name, username or email.')
+          }
+        />
+      )}
+    />
+  );
+}

@@ -1,0 +1,116 @@
+import type { CallSave, ExtensionCreate } from '@merit/contract';
+import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../api/client';
+import { noBody } from '../../api/contract';
+
+/** Which list of calls: Current (open), History (closed) or All (spec section 2, Call lists). */
+export type CallFilter = 'open' | 'closed' | 'all';
+
+const LIST_PATHS: Record<CallFilter, string> = {
+  open: '/calls/open/',
+  closed: '/calls/closed/',
+  all: '/calls/',
+};
+
+/** Query keys of the calls screens; everything under `calls` changes when a call does. */
+export const callKeys = {
+  all: ['calls'] as const,
+  list: (filter: CallFilter) => ['calls', 'list', filter] as const,
+  detail: (callId: number) => ['calls', 'detail', callId] as const,
+  management: (callId: number) => ['calls', 'management', callId] as const,
+  // Not under `calls`: saving a call does not change these.
+  forms: ['call-wizard', 'forms'] as const,
+  committees: ['call-wizard', 'committees'] as const,
+  users: (search: string) => ['call-extensions', 'users', search] as const,
+};
+
+export function useCallList(filter: CallFilter) {
+  return useQuery({
+    queryKey: callKeys.list(filter),
+    queryFn: ({ signal }) => apiRequest(LIST_PATHS[filter], { schema: (c) => c.callList, signal }),
+  });
+}
+
+export function useCall(callId: number) {
+  return useQuery({
+    queryKey: callKeys.detail(callId),
+    queryFn: ({ signal }) =>
+      apiRequest(`/calls/${callId}/`, { schema: (c) => c.callDetail, signal }),
+  });
+}
+
+export function useCallManagement(callId: number, enabled: boolean) {
+  return useQuery({
+    queryKey: callKeys.management(callId),
+    queryFn: ({ signal }) =>
+      apiRequest(`/calls/${callId}/manage/`, { schema: (c) => c.callManagement, signal }),
+    enabled,
+  });
+}
+
+/** Creates (`new: true`, 201) or updates (200) a call with its proposal types. */
+export function saveCall(body: CallSave) {
+  return apiRequest('/new_call/', { method: 'POST', body, schema: (c) => c.callDetail });
+}
+
+export function closeCall(callId: number) {
+  return apiRequest('/close_call/', {
+    method: 'POST',
+    body: { callId },
+    schema: (c) => c.callDetail,
+  });
+}
+
+export function createExtension(body: ExtensionCreate) {
+  return apiRequest('/new_extension/', { method: 'POST', body, schema: (c) => c.extension });
+}
+
+export function deleteExtension(callId: number, extensionId: number) {
+  return apiRequest('/delete_extension/', {
+    method: 'DELETE',
+    body: { callId, extensionId },
+    schema: noBody,
+  });
+}
+
+/** The forms a chair may put in a call (GET /forms/ answers chairs and admins). */
+export function useFormCatalogue() {
+  return useQuery({
+    queryKey: callKeys.forms,
+    queryFn: ({ signal }) => apiRequest('/forms/', { schema: (c) => c.formList, signal }),
+  });
+}
+
+/** Every committee, for an admin creating a call (admins may create for any). */
+export function useAllCommittees(enabled: boolean) {
+  return useQuery({
+    queryKey: callKeys.committees,
+    queryFn: ({ signal }) => apiRequest('/committees/', { schema: (c) => c.committeeList, signal }),
+    enabled,
+  });
+}
+
+/** The server's lookup needs at least this many characters. */
+export const MIN_USER_SEARCH = 2;
+
+/**
+ * Users matching `search` by name, username or email, for choosing who gets an
+ * extension: GET /users/lookup/, which chairs may use (at most 20 answers).
+ */
+export function useUserLookup(search: string) {
+  return useQuery({
+    queryKey: callKeys.users(search),
+    queryFn: ({ signal }) =>
+      apiRequest(`/users/lookup/?q=${encodeURIComponent(search)}`, {
+        schema: (c) => c.userLookupList,
+        signal,
+      }),
+    enabled: search.length >= MIN_USER_SEARCH,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** After a call changes: its lists, its page and its counts. */
+export function refreshCalls(client: QueryClient): Promise<void> {
+  return client.invalidateQueries({ queryKey: callKeys.all });
+}

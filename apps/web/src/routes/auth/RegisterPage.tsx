@@ -1,0 +1,134 @@
+import { MAX_LENGTHS, validateRegistration } from '@merit/domain';
+import { Box, Button, Link, Stack, Typography } from '@mui/material';
+import { useRef } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { isApiError } from '../../api/client';
+import { AuthLayout } from '../../components/AuthLayout';
+import { ErrorList } from '../../components/ErrorList';
+import { CheckboxInput } from '../../components/form/CheckboxInput';
+import { SelectInput } from '../../components/form/SelectInput';
+import { TextInput } from '../../components/form/TextInput';
+import { useServerForm } from '../../components/form/use-server-form';
+import {
+  GENDER_OPTIONS,
+  PASSWORD_HINT,
+  PHONE_HINT,
+  PROFILE_LABELS,
+} from '../../features/account/profile-fields';
+import { register } from '../../features/auth/auth.api';
+import { CaptchaWidget, type CaptchaHandle } from '../../features/auth/captcha/CaptchaWidget';
+
+/** /auth/register (spec section 5, Registration): every field but the student flag is required. */
+export default function RegisterPage() {
+  const navigate = useNavigate();
+  const captcha = useRef<CaptchaHandle>(null);
+  const form = useServerForm({
+    initialValues: {
+      username: '',
+      email: '',
+      first_name: '',
+      last_name: '',
+      institution: '',
+      gender: '',
+      phone_number: '',
+      password1: '',
+      password2: '',
+      is_student: false,
+      captcha: '',
+    },
+    labels: {
+      ...PROFILE_LABELS,
+      password1: 'Password',
+      password2: 'Confirm password',
+      captcha: 'Human check',
+    },
+    validate: validateRegistration,
+    // The widget has usually solved its challenge by now; if not, it does so here.
+    prepare: async (values) => ({ ...values, captcha: (await captcha.current?.solve()) ?? '' }),
+    submit: register,
+    onSuccess: (_result, values) =>
+      void navigate('/auth/register/complete', { state: { email: values.email.trim() } }),
+    onError: (error) => {
+      // The server may have used up the solution it was sent (it accepts each once).
+      if (isApiError(error) && error.status !== 0) captcha.current?.renew();
+    },
+  });
+
+  return (
+    <AuthLayout title="Register" wide>
+      <ErrorList messages={form.errors} />
+      <Box component="form" noValidate onSubmit={form.onSubmit}>
+        <Stack spacing={2}>
+          <TextInput
+            {...form.field('username')}
+            autoComplete="username"
+            required
+            maxLength={MAX_LENGTHS.username}
+          />
+          <TextInput
+            {...form.field('email')}
+            type="email"
+            autoComplete="email"
+            required
+            maxLength={MAX_LENGTHS.email}
+          />
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+            <TextInput
+              {...form.field('first_name')}
+              autoComplete="given-name"
+              required
+              maxLength={MAX_LENGTHS.firstName}
+            />
+            <TextInput
+              {...form.field('last_name')}
+              autoComplete="family-name"
+              required
+              maxLength={MAX_LENGTHS.lastName}
+            />
+          </Stack>
+          <TextInput
+            {...form.field('institution')}
+            autoComplete="organization"
+            required
+            maxLength={MAX_LENGTHS.institution}
+          />
+          <SelectInput {...form.field('gender')} options={GENDER_OPTIONS} required />
+          <TextInput
+            {...form.field('phone_number')}
+            helperText={form.field('phone_number').helperText ?? PHONE_HINT}
+            type="tel"
+            autoComplete="tel"
+            required
+            maxLength={MAX_LENGTHS.phone}
+          />
+          <TextInput
+            {...form.field('password1')}
+            helperText={form.field('password1').helperText ?? PASSWORD_HINT}
+            type="password"
+            autoComplete="new-password"
+            required
+            maxLength={MAX_LENGTHS.password}
+          />
+          <TextInput
+            {...form.field('password2')}
+            type="password"
+            autoComplete="new-password"
+            required
+            maxLength={MAX_LENGTHS.password}
+          />
+          <CheckboxInput {...form.checkbox('is_student')} label={PROFILE_LABELS.is_student} />
+          <CaptchaWidget ref={captcha} />
+          <Button type="submit" variant="contained" size="large" loading={form.isPending}>
+            Register
+          </Button>
+        </Stack>
+      </Box>
+      <Typography sx={{ mt: 3 }}>
+        Already have an account?{' '}
+        <Link component={RouterLink} to="/auth/login">
+          Log in
+        </Link>
+      </Typography>
+    </AuthLayout>
+  );
+}

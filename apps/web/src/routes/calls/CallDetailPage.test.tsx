@@ -1,0 +1,213 @@
+import { roleMessages } from '@merit/domain';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { formatExtensionDate } from '../../features/calls/call-dates';
+import { chairAbilities, makeCall } from '../../features/calls/calls.fixtures';
+import { makeUser } from '../../test/fixtures';
+import { AFTER_NAVIGATION, apiCalls, renderApp, sentBody, stubApi } from '../../test/render-app';
+
+const extension = {
+  id: 70,
+  userId: 8,
+  userName: 'Grace Hopper',
+  commencement: '2026-04-01T00:00:00.000Z',
+  termination: '2026-04-08T00:00:00.000Z',
+  reason: 'Instrument downtime',
+};
+
+async function openMenu() {
+  await userEvent.click(await screen.findByRole('button', { name: 'Manage' }, AFTER_NAVIGATION));
+  return screen.findByRole('menu');
+}
+
+const itemNames = (menu: HTMLElement) =>
+  within(menu)
+    .getAllByRole('menuitem')
+    .map((item) => item.textContent);
+
+// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
+describe('CallDetailPage', { timeout: 20_000 }, () => {
+  it('shows the details, the description and the forms of each type', async () => {
+    stubApi({ 'GET /user_details/': { body: makeUser() }, 'GET /calls/12/': { body: makeCall() } });
+    renderApp('/calls/12/', { token: 'k' });
+    expect(
+      await screen.findByRole('heading', { name: 'Beamtime 2026' }, AFTER_NAVIGATION),
+    ).toBeInTheDocument();
+    const details = screen.getByRole('table', { name: 'Details' });
+    expect(
+      within(details).getByRole('rowheader', { name: 'Committee' }).closest('tr'),
+    ).toHaveTextContent('Synchrotron');
+    expect(screen.getByText('beam time').tagName).toBe('STRONG');
+    const type = screen.getByRole('region', { name: 'Standard' });
+    expect(within(type).getByRole('list', { name: 'Proposal forms' })).toHaveTextContent(
+      'Project Details',
+    );
+    expect(within(type).getByRole('list', { name: 'Review forms' })).toHaveTextContent(
+      'Science Review',
+    );
+  });
+
+  it('offers a member only what their abilities allow', async () => {
+    stubApi({
+      'GET /user_details/': { body: makeUser() },
+      'GET /calls/12/': {
+        body: makeCall({ abilities: { ...makeCall().abilities, addProposal: true } }),
+      },
+    });
+    renderApp('/calls/12/', { token: 'k' });
+    const menu = await openMenu();
+    expect(itemNames(menu)).toEqual(['Add Proposal', 'View Proposals']);
+    expect(within(menu).getByRole('menuitem', { name: 'Add Proposal' })).toHaveAttribute(
+      'href',
+      '/calls/12/new',
+    );
+  });
+
+  it('offers a chair editing, managing and extensions, and no Add Proposal once submission ends', async () => {
+    stubApi({
+      'GET /user_details/': { body: makeUser() },
+      'GET /calls/12/': {
+        body: makeCall({ abilities: { ...chairAbilities, addProposal: false } }),
+      },
+    });
+    renderApp('/calls/12/', { token: 'k' });
+    const menu = await openMenu();
+    expect(itemNames(menu)).toEqual([
+      'View Proposals',
+      'Edit Call Details',
+      'Manage Call',
+      'Manage Extensions',
+    ]);
+    expect(within(menu).getByRole('menuitem', { name: 'Edit Call Details' })).toHaveAttribute(
+      'href',
+      '/calls/12/update',
+    );
+    expect(within(menu).getByRole('menuitem', { name: 'Manage Call' })).toHaveAttribute(
+      'href',
+      '/calls/12/manage',
+    );
+  });
+
+  it('lists extensions in DD/MM/YY HH:mm and refuses one that ends before it starts', async () => {
+    const fetchStub = stubApi({
+      'GET /user_details/': { body: makeUser() },
+      'GET /calls/12/': {
+        body: makeCall({ abilities: chairAbilities, extensions: [extension] }),
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/calls/12/', { token: 'k' });
+    const menu = await openMenu();
+    await user.click(within(menu).getByRole('menuitem', { name: 'Manage Extensions' }));
+
+    const dialog = await screen.findByRole(
+      'dialog',
+      { name: 'Manage Extensions' },
+      AFTER_NAVIGATION,
+    );
+    const row = within(dialog).getByRole('cell', { name: 'Grace Hopper' }).closest('tr')!;
+    expect(row).toHaveTextContent(formatExtensionDate(extension.commencement));
+    expect(formatExtensionDate(extension.commencement)).toMatch(/^\d\d\/\d\d\/\d\d \d\d:\d\d$/);
+
+    fireEvent.change(within(dialog).getByLabelText(/^Extension from/), {
+      target: { value: '2026-04-10T09:00' },
+    });
+    fireEvent.change(within(dialog).getByLabelText(/^Extension until/), {
+      target: { value: '2026-04-09T09:00' },
+    });
+    expect(
+      within(dialog).getByText(roleMessages.terminationBeforeCommencement),
+    ).toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Add Extension' }));
+    expect(await within(dialog).findByRole('alert')).toBeInTheDocument();
+    expect(apiCalls(fetchStub)).not.toContain('POST /new_extension/');
+
+    // The same day is fine: only an end before the start is refused.
+    fireEvent.change(within(dialog).getByLabelText(/^Extension until/), {
+      target: { value: '2026-04-10T09:00' },
+    });
+    expect(
+      within(dialog).queryByText(roleMessages.terminationBeforeCommencement),
+    ).not.toBeInTheDocument();
+  });
+
+  it('adds an extension for a user found by the lookup', async () => {
+    let extensions: (typeof extension)[] = [];
+    const fetchStub = stubApi({
+      'GET /user_details/': { body: makeUser() },
+      'GET /calls/12/': () => ({ body: makeCall({ abilities: chairAbilities, extensions }) }),
+      'GET /users/lookup/?q=grace': {
+        body: [{ id: 8, name: 'Grace Hopper', username: 'grace', email: 'grace@example.org' }],
+      },
+      'POST /new_extension/': () => {
+        extensions = [extension];
+        return { status: 201, body: extension };
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/calls/12/', { token: 'k' });
+    await user.click(within(await openMenu()).getByRole('menuitem', { name: 'Manage Extensions' }));
+    const dialog = await screen.findByRole(
+      'dialog',
+      { name: 'Manage Extensions' },
+      AFTER_NAVIGATION,
+    );
+
+    await user.type(within(dialog).getByRole('combobox', { name: /^User/ }), 'grace');
+    await user.click(
+      await screen.findByRole('option', { name: 'Grace Hopper (grace, grace@example.org)' }),
+    );
+    fireEvent.change(within(dialog).getByLabelText(/^Extension from/), {
+      target: { value: '2026-04-01T09:00' },
+    });
+    fireEvent.change(within(dialog).getByLabelText(/^Extension until/), {
+      target: { value: '2026-04-08T17:00' },
+    });
+    await user.type(within(dialog).getByLabelText(/^Reason/), 'Instrument downtime');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Extension' }));
+
+    expect(await within(dialog).findByRole('cell', { name: 'Grace Hopper' })).toBeInTheDocument();
+    expect(sentBody(fetchStub, 'POST /new_extension/')).toEqual({
+      callId: 12,
+      user: 8,
+      commencement: new Date('2026-04-01T09:00').toISOString(),
+      termination: new Date('2026-04-08T17:00').toISOString(),
+      reason: 'Instrument downtime',
+    });
+  });
+
+  it('deletes an extension after confirmation', async () => {
+    let extensions = [extension];
+    const fetchStub = stubApi({
+      'GET /user_details/': { body: makeUser() },
+      'GET /calls/12/': () => ({ body: makeCall({ abilities: chairAbilities, extensions }) }),
+      'DELETE /delete_extension/': () => {
+        extensions = [];
+        return { status: 204 };
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/calls/12/', { token: 'k' });
+    await user.click(within(await openMenu()).getByRole('menuitem', { name: 'Manage Extensions' }));
+    const dialog = await screen.findByRole(
+      'dialog',
+      { name: 'Manage Extensions' },
+      AFTER_NAVIGATION,
+    );
+    await user.click(
+      within(dialog).getByRole('button', { name: 'Delete the extension of Grace Hopper' }),
+    );
+    const confirm = await screen.findByRole('dialog', { name: 'Delete this extension?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
+
+    await waitFor(() =>
+      expect(within(dialog).getByText('This call has no extensions.')).toBeInTheDocument(),
+    );
+    expect(sentBody(fetchStub, 'DELETE /delete_extension/')).toEqual({
+      callId: 12,
+      extensionId: 70,
+    });
+  });
+});

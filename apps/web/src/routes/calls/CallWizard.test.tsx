@@ -1,0 +1,239 @@
+import { callDateMessages, callMessages, messages } from '@merit/domain';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  chairAbilities,
+  makeCall,
+  makeForm,
+  makeProposalType,
+} from '../../features/calls/calls.fixtures';
+import { makeUser } from '../../test/fixtures';
+import { AFTER_NAVIGATION, renderApp, sentBody, stubApi } from '../../test/render-app';
+
+// ProseMirror needs layout jsdom lacks; the wizard's logic does not depend on the editor.
+vi.mock('../../features/calls/RichTextEditor', () => ({
+  default: ({
+    label,
+    value,
+    onChange,
+  }: {
+    label: string;
+    value: string;
+    onChange: (html: string) => void;
+  }) => (
+    <textarea aria-label={label} value={value} onChange={(event) => onChange(event.target.value)} />
+  ),
+}));
+
+const chair = makeUser({
+  roles: [
+    {
+      id: 1,
+      committeeId: 3,
+      committeeName: 'Synchrotron',
+      role: 'CHAIR',
+      commencement: '2020-01-01T00:00:00.000Z',
+      termination: '2099-12-31T23:59:59.999Z',
+      current: true,
+    },
+  ],
+});
+
+const forms = [
+  makeForm(1, 'Project Details', 0),
+  makeForm(2, 'Science Review', 2),
+  makeForm(3, 'Budget', 4),
+];
+
+const input = (label: string) => screen.getByLabelText(new RegExp(`^${label}`));
+const setValue = (label: string, value: string) =>
+  fireEvent.change(input(label), { target: { value } });
+
+async function fillDetails() {
+  await screen.findByRole('heading', { name: 'New Call for Proposal' }, AFTER_NAVIGATION);
+  setValue('Name', 'Beamtime 2027');
+  setValue('Submission opens', '2027-03-01T09:00');
+  setValue('Submission deadline', '2027-04-01T17:00');
+  setValue('Review starts', '2027-04-02T09:00');
+  setValue('Review deadline', '2027-05-01T17:00');
+}
+
+async function addForm(user: ReturnType<typeof userEvent.setup>, kind: string, formId: number) {
+  const select = screen.getByLabelText(new RegExp(`^Add a ${kind} form to`));
+  await user.selectOptions(select, String(formId));
+  await user.click(
+    screen.getByRole('button', { name: new RegExp(`^Add the chosen ${kind} form`) }),
+  );
+}
+
+// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
+describe('the call wizard', { timeout: 20_000 }, () => {
+  it('enables Next on the forms page only when every type has a proposal and a review form', async () => {
+    const fetchStub = stubApi({
+      'GET /user_details/': { body: chair },
+      'GET /forms/': { body: forms },
+      'POST /new_call/': ({ body }) => ({
+        status: 201,
+        body: makeCall({ id: 99, name: (body as { name: string }).name }),
+      }),
+      'GET /calls/99/': { body: makeCall({ id: 99 }) },
+    });
+    const user = userEvent.setup();
+    renderApp('/calls/new', { token: 'k' });
+    await fillDetails();
+    // The only committee this user chairs is chosen already.
+    expect(input('Committee')).toHaveValue('3');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+
+    const next = screen.getByRole('button', { name: 'Next' });
+    expect(next).toBeDisabled();
+    setValue('Type name', 'Standard');
+    await addForm(user, 'proposal', 1);
+    expect(next).toBeDisabled();
+    expect(screen.getByText(callMessages.noReviewForm)).toBeInTheDocument();
+    await addForm(user, 'review', 2);
+    expect(next).toBeEnabled();
+
+    // A second type without forms disables it again, until it goes.
+    await user.click(screen.getByRole('button', { name: 'Add proposal type' }));
+    expect(next).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Delete proposal type Proposal type 2' }));
+    expect(next).toBeEnabled();
+
+    await user.click(next);
+    expect(screen.getByRole('rowheader', { name: 'Name' }).closest('tr')).toHaveTextContent(
+      'Beamtime 2027',
+    );
+    await user.click(screen.getByRole('button', { name: 'Finish' }));
+
+    expect(await screen.findByRole('link', { name: 'Continue' })).toHaveAttribute(
+      'href',
+      '/calls/99/',
+    );
+    expect(sentBody(fetchStub, 'POST /new_call/')).toEqual({
+      new: true,
+      id: null,
+      committee: 3,
+      name: 'Beamtime 2027',
+      openDateTime: new Date('2027-03-01T09:00').toISOString(),
+      closeDateTime: new Date('2027-04-01T17:00').toISOString(),
+      reviewOpenDateTime: new Date('2027-04-02T09:00').toISOString(),
+      reviewCloseDateTime: new Date('2027-05-01T17:00').toISOString(),
+      isReviewOpen: false,
+      description: '',
+      proposalTypes: [{ typeName: 'Standard', typeId: null, proposalForms: [1], reviewForms: [2] }],
+    });
+  });
+
+  it('shows the date order messages as the dates are typed', async () => {
+    stubApi({ 'GET /user_details/': { body: chair }, 'GET /forms/': { body: forms } });
+    renderApp('/calls/new', { token: 'k' });
+    await fillDetails();
+    expect(screen.queryByText(callDateMessages.closeBeforeOpen)).not.toBeInTheDocument();
+
+    setValue('Submission deadline', '2027-02-01T17:00');
+    expect(screen.getByText(callDateMessages.closeBeforeOpen)).toBeInTheDocument();
+    setValue('Review starts', '2027-01-15T09:00');
+    expect(screen.getByText(callDateMessages.reviewOpenBeforeClose)).toBeInTheDocument();
+    setValue('Review deadline', '2027-01-10T09:00');
+    expect(screen.getByText(callDateMessages.reviewCloseBeforeOpen)).toBeInTheDocument();
+
+    // Next does not go on while they stand.
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByLabelText(/^Submission deadline/)).toBeInTheDocument();
+
+    setValue('Submission deadline', '2027-03-01T09:00');
+    setValue('Review starts', '2027-03-01T09:00');
+    setValue('Review deadline', '2027-03-01T09:00');
+    // Equal dates are allowed ("on or after").
+    for (const message of Object.values(callDateMessages)) {
+      expect(screen.queryByText(message)).not.toBeInTheDocument();
+    }
+  });
+
+  it('locks the forms of a type with saved proposals, and says why', async () => {
+    const call = makeCall({
+      abilities: chairAbilities,
+      proposalTypes: [makeProposalType({ hasProposals: true })],
+    });
+    stubApi({
+      'GET /user_details/': { body: chair },
+      'GET /calls/12/': { body: call },
+      'GET /forms/': { body: forms },
+    });
+    const user = userEvent.setup();
+    renderApp('/calls/12/update', { token: 'k' });
+    await screen.findByRole('heading', { name: 'Edit Call for Proposal' }, AFTER_NAVIGATION);
+    expect(input('Committee')).toHaveAttribute('readonly');
+    expect(screen.getByRole('checkbox', { name: /Review open to all/ })).toBeDisabled();
+    expect(screen.getByText(callMessages.reviewOpenFixed)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+
+    const type = screen.getByRole('region', { name: 'Standard' });
+    expect(
+      within(type).getByText(callMessages.proposalFormsLocked('Standard')),
+    ).toBeInTheDocument();
+    expect(within(type).getByText(callMessages.typeHasProposals('Standard'))).toBeInTheDocument();
+    expect(
+      within(type).getByRole('button', { name: 'Delete proposal type Standard' }),
+    ).toBeDisabled();
+    expect(
+      within(type).queryByRole('button', { name: /^Remove Project Details/ }),
+    ).not.toBeInTheDocument();
+    expect(within(type).queryByLabelText(/^Add a proposal form/)).not.toBeInTheDocument();
+    // No reviews yet: the review forms may still change.
+    expect(within(type).getByRole('button', { name: /^Remove Science Review/ })).toBeEnabled();
+  });
+
+  it('goes back to the page the server refused, with its messages in the red list', async () => {
+    const call = makeCall({ abilities: chairAbilities });
+    stubApi({
+      'GET /user_details/': { body: chair },
+      'GET /calls/12/': { body: call },
+      'GET /forms/': { body: forms },
+      'POST /new_call/': {
+        status: 400,
+        body: {
+          detail: messages.validationFailed,
+          code: 'validation_error',
+          fields: { description: [callMessages.imageTooLarge] },
+        },
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/calls/12/update', { token: 'k' });
+    await screen.findByRole('heading', { name: 'Edit Call for Proposal' }, AFTER_NAVIGATION);
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(screen.getByRole('button', { name: 'Finish' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(`Description: ${callMessages.imageTooLarge}`);
+    expect(screen.getByLabelText(/^Name/)).toHaveValue('Beamtime 2026');
+    // Editing clears the list (spec section 8).
+    setValue('Name', 'Beamtime 2026 (revised)');
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
+  });
+
+  it('shows the no-permission page to non-chairs and on a closed call', async () => {
+    stubApi({ 'GET /user_details/': { body: makeUser() } });
+    const first = renderApp('/calls/new', { token: 'k' });
+    expect(
+      await screen.findByText(messages.noPermission, undefined, AFTER_NAVIGATION),
+    ).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Home' })).toHaveAttribute('href', '/');
+    first.unmount();
+
+    stubApi({
+      'GET /user_details/': { body: chair },
+      'GET /calls/12/': {
+        body: makeCall({ closed: true, abilities: { ...chairAbilities, edit: false } }),
+      },
+    });
+    renderApp('/calls/12/update', { token: 'k' });
+    expect(
+      await screen.findByText(messages.noPermission, undefined, AFTER_NAVIGATION),
+    ).toBeVisible();
+  });
+});

@@ -1,0 +1,306 @@
+import type { AdminUserDetails, UserAdminUpdate, UserRole } from '@merit/contract';
+import { GENDER_LABELS } from '@merit/domain';
+import AddIcon from '@mui/icons-material/Add';
+import {
+  Button,
+  Chip,
+  Link,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link as RouterLink } from 'react-router';
+import { errorMessages } from '../../api/client';
+import { BackLink } from '../../components/BackLink';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DetailsTable } from '../../components/DetailsTable';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorList } from '../../components/ErrorList';
+import { LoadFailedView } from '../../components/LoadFailedView';
+import { LoadingView } from '../../components/LoadingView';
+import { NotFoundView } from '../../components/NotFoundView';
+import { useNotify } from '../../components/notifications/notification-context';
+import { PageHeading } from '../../components/PageHeading';
+import { Section } from '../../components/Section';
+import { useConfirm } from '../../components/use-confirm';
+import { useIdParam } from '../../components/use-id-param';
+import {
+  adminKeys,
+  deleteRole,
+  refreshAfterRoleChange,
+  updateUserFlags,
+  useAdminUser,
+} from '../../features/admin/admin.api';
+import { displayName, formatRoleDate, ROLE_LABELS } from '../../features/admin/role-dates';
+import { currentUserKey, useCurrentUser } from '../../features/auth/session-hooks';
+
+/** /users/{userId}/ (admin only): the account, its admin and active flags, and its roles. */
+export default function UserDetailPage() {
+  const userId = useIdParam('userId');
+  if (userId === null) return <NotFoundView />;
+  return <UserDetail userId={userId} />;
+}
+
+function UserDetail({ userId }: { userId: number }) {
+  const user = useAdminUser(userId);
+  if (user.isPending) return <LoadingView label="Loading the user…" />;
+  if (user.isError)
+    return <LoadFailedView error={user.error} onRetry={() => void user.refetch()} />;
+  const details = user.data;
+  const name = displayName(details);
+
+  return (
+    <>
+      <BackLink to="/users">All users</BackLink>
+      <PageHeading>{name}</PageHeading>
+      <Section id="account-heading" title="Account">
+        <DetailsTable
+          labelledBy="account-heading"
+          rows={[
+            ['Username', details.username],
+            ['Name', [details.first_name, details.last_name].filter(Boolean).join(' ')],
+            ['Email', details.email],
+            ['Institution', details.institution],
+            ['Gender', details.gender ? GENDER_LABELS[details.gender] : ''],
+            ['Phone', details.phone_number],
+            ['Student', details.is_student ? 'Yes' : 'No'],
+            ['Institutional login (AAF)', details.is_aaf ? 'Yes' : 'No'],
+            ['Registration complete', details.registration_complete ? 'Yes' : 'No'],
+            ['Admin', details.is_admin ? 'Yes' : 'No'],
+            ['Account', details.is_active ? 'Active' : 'Deactivated'],
+          ]}
+        />
+        <AccountActions user={details} />
+      </Section>
+      <Section
+        id="roles-heading"
+        title="Committee roles"
+        actions={
+          <Button
+            component={RouterLink}
+            to={`/users/${userId}/roles/new`}
+            variant="contained"
+            startIcon={<AddIcon />}
+          >
+            Add Role
+          </Button>
+        }
+      >
+        <RolesTable userId={userId} userName={name} roles={details.roles} />
+      </Section>
+    </>
+  );
+}
+
+interface FlagAction {
+  label: string;
+  title: string;
+  text: string;
+  change: UserAdminUpdate;
+  done: string;
+}
+
+/** Make admin / Remove admin, Deactivate / Reactivate: each asks first. */
+function AccountActions({ user }: { user: AdminUserDetails }) {
+  const me = useCurrentUser();
+  const queryClient = useQueryClient();
+  const notify = useNotify();
+  const confirm = useConfirm<FlagAction>();
+  const asking = confirm.subject;
+  const name = displayName(user);
+  const self = me.id === user.id;
+
+  const mutation = useMutation({
+    mutationFn: (action: FlagAction) => updateUserFlags(user.id, action.change),
+    onSuccess: (details, action) => {
+      queryClient.setQueryData(adminKeys.user(user.id), details);
+      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
+      // Admins who change their own flags lose (part of) the access this page needs.
+      if (self) void queryClient.invalidateQueries({ queryKey: currentUserKey });
+      notify(action.done);
+    },
+    onSettled: confirm.close,
+  });
+
+  const actions: FlagAction[] = [
+    user.is_admin
+      ? {
+          label: 'Remove admin',
+          title: 'Remove admin rights?',
+          text: self
+            ? 'You will no longer be able to manage users, committees and forms.'
+            : `${name} will no longer be able to manage users, committees and forms.`,
+          change: { is_admin: false },
+          done: `${name} is no longer an admin.`,
+        }
+      : {
+          label: 'Make admin',
+          title: 'Make this user an admin?',
+          text: `${name} will be able to manage users, committees, roles and forms.`,
+          change: { is_admin: true },
+          done: `${name} is now an admin.`,
+        },
+    user.is_active
+      ? {
+          label: 'Deactivate',
+          title: 'Deactivate this account?',
+          text: `${name} will be logged out everywhere and cannot log in until the account is reactivated. Their proposals, reviews and roles stay.`,
+          change: { is_active: false },
+          done: `${name}'s account has been deactivated.`,
+        }
+      : {
+          label: 'Reactivate',
+          title: 'Reactivate this account?',
+          text: `${name} will be able to log in again.`,
+          change: { is_active: true },
+          done: `${name}'s account has been reactivated.`,
+        },
+  ];
+
+  return (
+    <>
+      <Stack direction="row" spacing={2} sx={{ mt: 2, mb: 1 }}>
+        {actions.map((action) => (
+          <Button
+            key={action.label}
+            variant="outlined"
+            color={action.change.is_active === false ? 'error' : 'primary'}
+            onClick={() => {
+              mutation.reset();
+              confirm.ask(action);
+            }}
+          >
+            {action.label}
+          </Button>
+        ))}
+      </Stack>
+      {/* A refusal (409: the last active admin) stays on the page after the dialog closes. */}
+      <ErrorList messages={mutation.isError ? errorMessages(mutation.error) : []} />
+      <ConfirmDialog
+        open={confirm.open}
+        title={asking?.title ?? ''}
+        confirmLabel={asking?.label ?? ''}
+        onConfirm={() => asking && mutation.mutate(asking)}
+        onCancel={confirm.close}
+        pending={mutation.isPending}
+      >
+        {asking?.text ?? ''}
+      </ConfirmDialog>
+    </>
+  );
+}
+
+function RolesTable({
+  userId,
+  userName,
+  roles,
+}: {
+  userId: number;
+  userName: string;
+  roles: UserRole[];
+}) {
+  const queryClient = useQueryClient();
+  const notify = useNotify();
+  const confirm = useConfirm<UserRole>();
+  const deleting = confirm.subject;
+  const mutation = useMutation({
+    mutationFn: (role: UserRole) => deleteRole(role.id),
+    onSuccess: async () => {
+      await refreshAfterRoleChange(queryClient);
+      notify('The role has been deleted.');
+    },
+    onSettled: confirm.close,
+  });
+
+  if (roles.length === 0) {
+    return <EmptyState>This user has no committee roles.</EmptyState>;
+  }
+  return (
+    <>
+      <ErrorList messages={mutation.isError ? errorMessages(mutation.error) : []} />
+      <TableContainer component={Paper} variant="outlined">
+        <Table aria-labelledby="roles-heading">
+          <TableHead>
+            <TableRow>
+              <TableCell>Committee</TableCell>
+              <TableCell>Role</TableCell>
+              <TableCell>From</TableCell>
+              <TableCell>Until</TableCell>
+              <TableCell>Current</TableCell>
+              <TableCell align="right">Edit</TableCell>
+              <TableCell align="right">Delete</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {roles.map((role) => {
+              const what = `${ROLE_LABELS[role.role]} of ${role.committeeName}`;
+              return (
+                <TableRow key={role.id}>
+                  <TableCell>
+                    <Link component={RouterLink} to={`/committees/${role.committeeId}/`}>
+                      {role.committeeName}
+                    </Link>
+                  </TableCell>
+                  <TableCell>{ROLE_LABELS[role.role]}</TableCell>
+                  <TableCell>{formatRoleDate(role.commencement)}</TableCell>
+                  <TableCell>{formatRoleDate(role.termination)}</TableCell>
+                  <TableCell>
+                    {role.current ? (
+                      <Chip size="small" color="success" label="Current" />
+                    ) : (
+                      <Typography component="span" color="text.secondary">
+                        No
+                      </Typography>
+                    )}
+                  </TableCell>
+                  <TableCell align="right">
+                    <Button
+                      component={RouterLink}
+                      to={`/users/${userId}/roles/${role.id}/`}
+                      size="small"
+                      aria-label={`Edit role: ${what}`}
+                    >
+                      Edit
+                    </Button>
+                  </TableCell>
+                  <TableCell align="right">
+                    <Button
+                      size="small"
+                      color="error"
+                      aria-label={`Delete role: ${what}`}
+                      onClick={() => {
+                        mutation.reset();
+                        confirm.ask(role);
+                      }}
+                    >
+                      Delete
+                    </Button>
+                  </TableCell>
+                </TableRow>
+              );
+            })}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      <ConfirmDialog
+        open={confirm.open}
+        title="Delete this role?"
+        confirmLabel="Delete"
+        onConfirm={() => deleting && mutation.mutate(deleting)}
+        onCancel={confirm.close}
+        pending={mutation.isPending}
+      >
+        {deleting
+          ? `${userName} will no longer be ${ROLE_LABELS[deleting.role]} of ${deleting.committeeName}. To end a role but keep its history, edit its dates instead.`
+          : ''}
+      </ConfirmDialog>
+    </>
+  );
+}
