@@ -4,6 +4,11 @@ export const E2E_ENV = {
   adminUsername: 'MERIT_E2E_ADMIN_USERNAME',
   adminEmail: 'MERIT_E2E_ADMIN_EMAIL',
   adminPassword: 'MERIT_E2E_ADMIN_PASSWORD',
+  /**
+   * The server's DATA_DIR: with no SMTP_URL it writes every mail to <DATA_DIR>/outbox
+   * as an .eml file, where journeys read verification and reset links.
+   */
+  dataDir: 'MERIT_E2E_DATA_DIR',
 } as const;
 
 /** Reads one of them, failing with a hint when global setup did not run. */

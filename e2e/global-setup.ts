@@ -1,7 +1,7 @@
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { FullConfig } from '@playwright/test';
-import { REPO_ROOT, startServer } from '../scripts/lib/server.mjs';
+import { REPO_ROOT, findFreePort, startServer } from '../scripts/lib/server.mjs';
 import { E2E_ENV } from './env';
 
 /** The server's whole output, for reading after a failed journey. */
@@ -21,7 +21,8 @@ const INITIAL_ADMIN = {
 /**
  * Starts one server for the whole run and returns its teardown. With
  * MERIT_E2E_BASE_URL already set (and the admin's MERIT_E2E_ADMIN_* variables),
- * the journeys run against that server instead, e.g. a `npm run dev` one.
+ * the journeys run against that server instead, e.g. a `npm run dev` one; journeys
+ * that read mail need its MERIT_E2E_DATA_DIR too, and no SMTP_URL on it.
  */
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
   if (process.env[E2E_ENV.baseUrl]) {
@@ -31,8 +32,15 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
 
   mkdirSync(dirname(SERVER_LOG), { recursive: true });
   const log = createWriteStream(SERVER_LOG);
+  // The port is chosen first so that PUBLIC_URL, which the links in mails start
+  // with, is this server's own address and not the default http://localhost:<port>.
+  const port = await findFreePort();
   const server = await startServer({
+    port,
     env: {
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      // Mail goes to <DATA_DIR>/outbox, never to a server a developer's shell names.
+      SMTP_URL: undefined,
       INITIAL_ADMIN_USERNAME: INITIAL_ADMIN.username,
       INITIAL_ADMIN_EMAIL: INITIAL_ADMIN.email,
       INITIAL_ADMIN_PASSWORD: INITIAL_ADMIN.password,
@@ -49,6 +57,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   process.env[E2E_ENV.adminUsername] = INITIAL_ADMIN.username;
   process.env[E2E_ENV.adminEmail] = INITIAL_ADMIN.email;
   process.env[E2E_ENV.adminPassword] = INITIAL_ADMIN.password;
+  process.env[E2E_ENV.dataDir] = server.dataDir;
 
   return async () => {
     await server.stop();

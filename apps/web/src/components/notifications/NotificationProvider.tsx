@@ -1,4 +1,4 @@
-import { Alert, Snackbar, type AlertColor } from '@mui/material';
+import { Alert, Portal, Snackbar, type AlertColor } from '@mui/material';
 import { useCallback, useReducer, type ReactNode } from 'react';
 import { NotificationContext } from './notification-context';
 
@@ -48,27 +48,31 @@ export function NotificationProvider({ children }: { children: ReactNode }) {
     <NotificationContext value={notify}>
       {children}
       {current && (
-        <Snackbar
-          key={current.id}
-          open={state.open}
-          autoHideDuration={NOTIFICATION_AUTO_CLOSE_MS}
-          anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
-          // Top right, but below the top bar, so the message never covers the user menu.
-          sx={{ top: { xs: 64, sm: 72 } }}
-          onClose={(_event, reason) => {
-            // A click elsewhere on the page is not a request to dismiss the message.
-            if (reason !== 'clickaway') close();
-          }}
-          slotProps={{ transition: { onExited: () => dispatch({ type: 'exited' }) } }}
-        >
-          <Alert
-            severity={current.severity}
-            onClose={close}
-            sx={{ width: '100%', boxShadow: 3, alignItems: 'center' }}
+        // Outside the app's root: an open dialog marks the root aria-hidden, and a message
+        // raised while it is open (e.g. "… has an extension now.") must still be announced.
+        <Portal>
+          <Snackbar
+            key={current.id}
+            open={state.open}
+            autoHideDuration={NOTIFICATION_AUTO_CLOSE_MS}
+            anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
+            // Top right, but below the top bar, so the message never covers the user menu.
+            sx={{ top: { xs: 64, sm: 72 } }}
+            onClose={(_event, reason) => {
+              // A click elsewhere on the page is not a request to dismiss the message.
+              if (reason !== 'clickaway') close();
+            }}
+            slotProps={{ transition: { onExited: () => dispatch({ type: 'exited' }) } }}
           >
-            {current.message}
-          </Alert>
-        </Snackbar>
+            <Alert
+              severity={current.severity}
+              onClose={close}
+              sx={{ width: '100%', boxShadow: 3, alignItems: 'center' }}
+            >
+              {current.message}
+            </Alert>
+          </Snackbar>
+        </Portal>
       )}
     </NotificationContext>
   );
