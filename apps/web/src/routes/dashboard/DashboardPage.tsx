@@ -65,7 +65,8 @@ export default function DashboardPage() {
 function OpenCallsPanel() {
   const calls = useCallList('open');
   let count: ReactNode;
-  if (calls.isPending) count = <Skeleton width={48} aria-label="Counting open calls…" />;
+  if (calls.isPending)
+    count = <Skeleton width={48} role="status" aria-label="Counting open calls…" />;
   else if (calls.isError)
     count = (
       <Typography color="error" variant="body2" component="span">
