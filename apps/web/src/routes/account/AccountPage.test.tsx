@@ -117,6 +117,8 @@ describe('AccountPage', () => {
       'We sent a confirmation link to ada@new.example.org. Your email changes when you follow it.',
     );
     expect(sentBody(fetchStub, 'PATCH /user_details/')).toEqual({ email: 'ada@new.example.org' });
+    // While the dialog fades out, the page behind it is still aria-hidden.
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(detailsRow('Email')).toHaveTextContent('ada@example.org');
     expect(detailsRow('New email (awaiting confirmation)')).toHaveTextContent(
       'ada@new.example.org',
