@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  committeeDelete,
-  formOptions,
-  formSave,
-  idParams,
-  roleRequest,
-  userAdminUpdate,
-} from './index.js';
+import { formOptions, idBody, formSave, idParams, roleRequest, userAdminUpdate } from './index.js';
 
 const messagesOf = (result: { error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
   Object.fromEntries((result.error?.issues ?? []).map((i) => [i.path.join('.'), i.message]));
@@ -22,16 +15,28 @@ describe('ids', () => {
     [{ id: '3' }, { id: idMessage }],
     [{ id: 2_147_483_647 }, {}],
   ])('in a body: %j -> %j', (body, expected) => {
-    expect(messagesOf(committeeDelete.safeParse(body))).toEqual(expected);
+    expect(messagesOf(idBody.safeParse(body))).toEqual(expected);
   });
 
   it.each([
     ['12', true],
+    ['2147483647', true],
     ['abc', false],
     ['0', false],
+    ['2147483648', false],
     ['99999999999', false],
-  ])('in a path: %s -> %s', (id, ok) => {
-    expect(idParams.safeParse({ id }).success).toBe(ok);
+    // Number() reads each of these as 1; only the canonical spelling names the resource.
+    [' 1', false],
+    ['1e0', false],
+    ['0x1', false],
+    ['+1', false],
+    ['1.0', false],
+    ['01', false],
+    ['', false],
+  ])('in a path: %j -> %s', (id, ok) => {
+    const parsed = idParams.safeParse({ id });
+    expect(parsed.success).toBe(ok);
+    if (ok) expect(parsed.data).toEqual({ id: Number(id) });
   });
 });
 

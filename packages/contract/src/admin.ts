@@ -1,6 +1,6 @@
 import { COMMITTEE_ROLES } from '@merit/domain';
 import { z } from 'zod';
-import { entityId, idParam } from './common.js';
+import { entityId, idParam, listQuery, paginated } from './common.js';
 import { userDetails, userRole } from './users.js';
 
 // Request fields are loose shapes: the rules and their messages (required, lengths, date
@@ -10,9 +10,6 @@ const text = z.string().max(5000);
 const optionalText = text.nullable().optional();
 
 // --- Users -------------------------------------------------------------------------
-
-/** GET /users/?search=: matches username, first and last name, full name, email and institution. */
-export const userListQuery = z.object({ search: z.string().max(200).optional() });
 
 /** One row of the Manage Users table. */
 export const userSummary = z
@@ -29,7 +26,16 @@ export const userSummary = z
   })
   .meta({ id: 'UserSummary' });
 export type UserSummary = z.infer<typeof userSummary>;
-export const userList = z.array(userSummary);
+
+/** The columns the Manage Users list sorts by. */
+export const USER_SORTS = ['username', 'aaf', 'email', 'institution'] as const;
+
+/**
+ * GET /users/: one page of users, sorted by a column (username by default), searched with
+ * `q` in username, first and last name, full name, email and institution.
+ */
+export const userListQuery = listQuery(USER_SORTS, 'username');
+export const userPage = paginated(userSummary);
 
 /** GET /users/{id}/: a user's details as they see them, plus whether the account is active. */
 export const adminUserDetails = userDetails
@@ -109,4 +115,3 @@ export type CommitteeDetail = z.infer<typeof committeeDetail>;
 
 export const committeeCreate = z.object({ name: optionalText });
 export type CommitteeCreate = z.infer<typeof committeeCreate>;
-export const committeeDelete = z.object({ id: entityId });

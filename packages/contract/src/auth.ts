@@ -3,6 +3,8 @@ import { z } from 'zod';
 export const loginRequest = z.object({
   username: z.string().min(1).max(150),
   password: z.string().min(1).max(1000),
+  /** A solved ALTCHA challenge; needed once a username has had a few attempts (`captcha_required`). */
+  captcha: z.string().max(5000).optional(),
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { entityId, idParam } from './common.js';
+import { dateTime, dateTimeInput, entityId, idParam } from './common.js';
 
-const dateTime = z.iso.datetime({ offset: true });
 const id = entityId;
 
 /** What the caller may do with a call, computed by the domain's call policy. */
 export const callAbilities = z.object({
+  view: z.boolean(),
   edit: z.boolean(),
   manage: z.boolean(),
   close: z.boolean(),
@@ -70,26 +70,39 @@ export const callDetail = callSummary.extend({
   description: z.string(),
   created: dateTime,
   lastModified: dateTime,
+  /** Raised by every edit; send it back with an edit so a stale copy cannot overwrite a newer one. */
+  version: z.number().int(),
   proposalTypes: z.array(proposalType),
   /** Chairs see every extension; others only their own. */
   extensions: z.array(extension),
 });
 export type CallDetail = z.infer<typeof callDetail>;
 
+/**
+ * The most a call description may hold: its text and images (each at most 512 KiB,
+ * ARCHITECTURE.md "Rich text"). POST /new_call/ accepts a body this size plus room for the
+ * rest of the call.
+ */
+export const CALL_DESCRIPTION_MAX = 12 * 1024 * 1024;
+// Room for the rest of the call and for JSON escaping of the description's quotes.
+export const CALL_SAVE_BODY_LIMIT = CALL_DESCRIPTION_MAX + 4 * 1024 * 1024;
+
 export const callSave = z.object({
   new: z.boolean(),
   id: id.nullish(),
+  /**
+   * The `version` of the call the edit was made on. When sent and no longer current (someone
+   * saved the call since), the edit is refused with 409 instead of overwriting theirs.
+   */
+  version: z.number().int().min(1).optional(),
   committee: id,
   name: z.string().max(5000),
-  openDateTime: dateTime,
-  closeDateTime: dateTime,
-  reviewOpenDateTime: dateTime,
-  reviewCloseDateTime: dateTime,
+  openDateTime: dateTimeInput,
+  closeDateTime: dateTimeInput,
+  reviewOpenDateTime: dateTimeInput,
+  reviewCloseDateTime: dateTimeInput,
   isReviewOpen: z.boolean().default(false),
-  description: z
-    .string()
-    .max(12 * 1024 * 1024)
-    .default(''),
+  description: z.string().max(CALL_DESCRIPTION_MAX).default(''),
   proposalTypes: z
     .array(
       z.object({
@@ -108,8 +121,8 @@ export const callIdBody = z.object({ callId: id });
 export const extensionCreate = z.object({
   callId: id,
   user: id,
-  commencement: dateTime,
-  termination: dateTime,
+  commencement: dateTimeInput,
+  termination: dateTimeInput,
   reason: z.string().max(5000).default(''),
 });
 export type ExtensionCreate = z.infer<typeof extensionCreate>;

@@ -1,3 +1,4 @@
+import { dateRangeMessage, isStorableDate } from '@merit/domain';
 import { z } from 'zod';
 
 /** The body of every failed response (ARCHITECTURE.md "Errors"). */
@@ -23,6 +24,10 @@ export const errorCodes = {
   internal: 'internal_error',
   invalidCredentials: 'invalid_credentials',
   emailNotVerified: 'email_not_verified',
+  /** Too many recent failed logins for this username: the next attempt needs a solved captcha. */
+  captchaRequired: 'captcha_required',
+  /** A federated account must complete its registration before anything else. */
+  registrationIncomplete: 'registration_incomplete',
 } as const;
 
 export const healthResponse = z.object({ status: z.literal('ok') });
@@ -38,14 +43,104 @@ export const entityId = z
   .min(1, { error: idMessage })
   .max(MAX_ID, { error: idMessage });
 
-/** An id in a path or query string, where it arrives as text. */
-export const idParam = z.coerce
-  .number({ error: idMessage })
-  .int({ error: idMessage })
-  .min(1, { error: idMessage })
-  .max(MAX_ID, { error: idMessage });
+/**
+ * An id in a path or query string, where it arrives as text: only the canonical spelling
+ * of a positive integer. `Number()` would also read " 1", "1e0", "0x1", "+1", "1.0" and
+ * "01" as 1, so one resource would answer to many addresses (and a DELETE to any of them).
+ * A bad id in a path is a 404 (plugins/errors.ts), in a query string a 400.
+ */
+export const idParam = z
+  .string()
+  .regex(/^[1-9][0-9]{0,9}$/, { error: idMessage })
+  .transform(Number)
+  .pipe(z.number().max(MAX_ID, { error: idMessage }));
 
 export const idParams = z.object({ id: idParam });
 
+/** `{id}` in a body: the spec's delete calls (committees, form names, forms). */
+export const idBody = z.object({ id: entityId });
+
+/** An instant in a response: ISO 8601 in UTC, as `Date.toISOString()` writes it. */
+export const dateTime = z.iso.datetime({ offset: true });
+
+/**
+ * An instant in a request: ISO 8601 with its time zone, within the years every part of
+ * Merit can store (a year 0000 or a 9999-12-31 with a negative offset would otherwise pass
+ * the format and fail in the database).
+ */
+export const dateTimeInput = z.iso
+  .datetime({
+    offset: true,
+    error:
+      'Enter a date and time in ISO 8601 with its time zone, such as 2026-07-01T09:00:00+10:00.',
+  })
+  .refine((text) => isStorableDate(new Date(text)), { error: dateRangeMessage });
+
 /** The body of a 204 No Content answer: nothing. */
 export const noContent = z.null().describe('No content');
+
+// --- Lists -------------------------------------------------------------------------
+
+/** The most rows one page of a list may hold. */
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 25;
+
+const positiveInt = (max: number, message: string) =>
+  z
+    .string()
+    .regex(/^[1-9][0-9]{0,8}$/, { error: message })
+    .transform(Number)
+    .pipe(z.number().max(max, { error: message }));
+
+/**
+ * The query of a list that pages on the server: `page` (from 1), `pageSize` (at most
+ * MAX_PAGE_SIZE), `sort` (a column key, `-` in front for descending) and `q` (search).
+ * `sortKeys` names the columns the list sorts by; anything else is a 400.
+ */
+export function listQuery(sortKeys: readonly [string, ...string[]], defaultSort: string) {
+  const sorts = sortKeys.flatMap((key) => [key, `-${key}`]) as [string, ...string[]];
+  return z.object({
+    page: positiveInt(1_000_000, 'Expected a page number from 1.').default(1),
+    pageSize: positiveInt(
+      MAX_PAGE_SIZE,
+      `Expected a page size from 1 to ${MAX_PAGE_SIZE}.`,
+    ).default(DEFAULT_PAGE_SIZE),
+    sort: z.enum(sorts, { error: `Sort by one of: ${sorts.join(', ')}.` }).default(defaultSort),
+    q: z.string().trim().max(200).default(''),
+  });
+}
+export interface ListQuery {
+  page: number;
+  pageSize: number;
+  /** A column key, with `-` in front for descending. */
+  sort: string;
+  q: string;
+}
+
+/** The column and direction of a list's `sort`. */
+export function parseSort(sort: string): { key: string; descending: boolean } {
+  return sort.startsWith('-')
+    ? { key: sort.slice(1), descending: true }
+    : { key: sort, descending: false };
+}
+
+/**
+ * One page of a list: the rows, where they sit (`page`, `pageSize`), how many rows the
+ * whole list holds after the search (`total`), and the sort that ordered them.
+ */
+export function paginated<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item),
+    page: z.number().int().min(1),
+    pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE),
+    total: z.number().int().min(0),
+    sort: z.string(),
+  });
+}
+export interface Page<T> {
+  items: T[];
+  page: number;
+  pageSize: number;
+  total: number;
+  sort: string;
+}

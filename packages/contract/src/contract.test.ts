@@ -47,6 +47,7 @@ describe('contract schemas', () => {
       pending_email: null,
       has_federated_login: false,
       roles: [],
+      abilities: { createCall: false, readForms: false, lookUpUsers: false, review: false },
     };
     expect(userDetails.safeParse(user).success).toBe(false);
     expect(userDetails.safeParse({ ...user, gender: 'FEMALE' }).success).toBe(true);

@@ -46,7 +46,6 @@ export const formNameSave = z.object({
   type: z.number().nullable().optional(),
 });
 export type FormNameSave = z.infer<typeof formNameSave>;
-export const formNameDelete = z.object({ id: entityId });
 
 // --- Forms -------------------------------------------------------------------------
 
@@ -87,7 +86,6 @@ export const formSave = z.object({
   options: jsonObject.nullable().optional(),
 });
 export type FormSave = z.infer<typeof formSave>;
-export const formDelete = z.object({ id: entityId });
 
 /** A ready-made form an admin can load into the builder (GET /form_examples/). */
 export const formExample = z

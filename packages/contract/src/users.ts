@@ -1,4 +1,9 @@
-import { COMMITTEE_ROLES, GENDERS } from '@merit/domain';
+import {
+  COMMITTEE_ROLES,
+  GENDERS,
+  USER_LOOKUP_MIN_LENGTH,
+  userLookupMessages,
+} from '@merit/domain';
 import { z } from 'zod';
 
 export const userRole = z.object({
@@ -33,16 +38,29 @@ export const userDetails = z
     /** Whether an institutional (federated) login opens this account. */
     has_federated_login: z.boolean(),
     roles: z.array(userRole),
+    /** What the user may do beyond any one resource, decided on the server's clock. */
+    abilities: z.object({
+      createCall: z.boolean(),
+      readForms: z.boolean(),
+      lookUpUsers: z.boolean(),
+      review: z.boolean(),
+    }),
   })
   .meta({ id: 'UserDetails' });
 export type UserDetails = z.infer<typeof userDetails>;
 
-/** A user as a chair picks them (for an extension): no more than a name and an address. */
+/**
+ * A user as a chair picks them (for an extension): a name and a username. The email only
+ * when the search was that exact address, so the picker cannot be used to collect them.
+ */
 export const userLookupEntry = z.object({
   id: z.number().int(),
   name: z.string(),
   username: z.string(),
-  email: z.string(),
+  email: z.string().nullable(),
 });
+export type UserLookupEntry = z.infer<typeof userLookupEntry>;
 export const userLookupList = z.array(userLookupEntry);
-export const userLookupQuery = z.object({ q: z.string().trim().min(2).max(100) });
+export const userLookupQuery = z.object({
+  q: z.string().trim().min(USER_LOOKUP_MIN_LENGTH, { error: userLookupMessages.tooShort }).max(100),
+});

@@ -1,4 +1,5 @@
 export * from './messages.js';
+export * from './dates.js';
 export * from './users.js';
 export * from './roles.js';
 export * from './auth.js';
@@ -9,3 +10,6 @@ export * from './permissions/committee.js';
 export * from './calls/index.js';
 export * from './user-admin.js';
 export * from './forms/index.js';
+export * from './proposals/index.js';
+export * from './permissions/policy.js';
+export * from './permissions/policies.js';

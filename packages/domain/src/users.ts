@@ -8,6 +8,15 @@ export const GENDER_LABELS: Record<Gender, string> = {
   OTHER: 'Other/Prefer not to say',
 };
 
+/**
+ * The fewest characters a chair's search for a user may have: enough to find a person by
+ * name, too few to walk the whole user list a letter or two at a time.
+ */
+export const USER_LOOKUP_MIN_LENGTH = 3;
+export const userLookupMessages = {
+  tooShort: `Type at least ${USER_LOOKUP_MIN_LENGTH} characters of a name or username, or a whole email address.`,
+} as const;
+
 /** Length of the collaborator hash (spec section 9). */
 export const USER_HASH_LENGTH = 10;
 

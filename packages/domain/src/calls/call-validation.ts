@@ -25,12 +25,65 @@ export const callMessages = {
   closedNoEdit: 'This call is closed and can no longer be changed.',
   notYetClosable: (reviewTermination: string) =>
     `This call can be closed once its review period has ended (${reviewTermination}).`,
+  submissionClosed: 'Submission to this call is not open for you now.',
+  notYourCommittee: 'You can create calls only for committees you chair.',
+  staleCopy:
+    'Someone else changed this call since you opened it. Reload it to see their changes, then make yours again.',
+  typeNotInCall: 'This proposal type does not belong to this call.',
 } as const;
 
 export interface ProposalTypeInput {
   typeName: string;
   proposalForms: readonly number[];
   reviewForms: readonly number[];
+}
+
+/** A proposal type as saved, with whether saved work pins its forms (spec section 4, Call). */
+export interface SavedProposalType {
+  typeId: number;
+  typeName: string;
+  proposalForms: readonly number[];
+  reviewForms: readonly number[];
+  hasProposals: boolean;
+  hasReviews: boolean;
+}
+
+const sameList = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * What saved work forbids in an edit of a call's types (spec section 4, Call): proposal
+ * forms cannot change once proposals of the type exist, review forms once reviews do, and
+ * a type with proposals cannot be deleted. Types named by an id the call does not have
+ * are refused too.
+ */
+export function pinnedTypeErrors(
+  saved: readonly SavedProposalType[],
+  input: readonly (ProposalTypeInput & { typeId?: number | null })[],
+): FieldErrors {
+  const errors: FieldErrors = {};
+  const byId = new Map(saved.map((t) => [t.typeId, t]));
+  input.forEach((type, i) => {
+    if (!type.typeId) return;
+    const current = byId.get(type.typeId);
+    if (!current) {
+      addErrors(errors, `proposalTypes.${i}.typeId`, [callMessages.typeNotInCall]);
+      return;
+    }
+    if (current.hasProposals && !sameList(current.proposalForms, type.proposalForms))
+      addErrors(errors, `proposalTypes.${i}.proposalForms`, [
+        callMessages.proposalFormsLocked(current.typeName),
+      ]);
+    if (current.hasReviews && !sameList(current.reviewForms, type.reviewForms))
+      addErrors(errors, `proposalTypes.${i}.reviewForms`, [
+        callMessages.reviewFormsLocked(current.typeName),
+      ]);
+  });
+  const kept = new Set(input.map((t) => t.typeId).filter(Boolean));
+  for (const type of saved)
+    if (!kept.has(type.typeId) && type.hasProposals)
+      addErrors(errors, 'proposalTypes', [callMessages.typeHasProposals(type.typeName)]);
+  return errors;
 }
 
 /**

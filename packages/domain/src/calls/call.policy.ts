@@ -1,60 +1,119 @@
+import { messages } from '../messages.js';
 import {
   chairedCommitteeIds,
+  isAnyChair,
   isCommitteeChair,
+  isCommitteeMember,
   type CommitteeActor,
 } from '../permissions/committee.js';
+import { allOf, conflict, definePolicy, forbidden, type Decision } from '../permissions/policy.js';
+import { isRoleCurrent } from '../roles.js';
+import { callMessages } from './call-validation.js';
 import { canBeClosed, submissionOpenFor, type CallState, type TimeWindow } from './windows.js';
 
 export interface CallForPolicy extends CallState {
   committeeId: number;
 }
 
-/** The actions on a call, named as the UI and the server both refer to them. */
-export type CallAction =
-  'call.edit' | 'call.manage' | 'call.close' | 'call.extensions' | 'call.addProposal';
-
-export type CallAbilities = Record<
-  'edit' | 'manage' | 'close' | 'manageExtensions' | 'addProposal',
-  boolean
->;
-
-/** A chair of the call's committee may edit it while it is not closed. */
-export const canEditCall = (actor: CommitteeActor, call: CallForPolicy, now: Date) =>
-  !call.closed && isCommitteeChair(actor, call.committeeId, now);
-
-/** Chairs manage the call (counts, closing) and its extensions. */
-export const canManageCall = (actor: CommitteeActor, call: CallForPolicy, now: Date) =>
-  isCommitteeChair(actor, call.committeeId, now);
-
-export const canCloseCall = (actor: CommitteeActor, call: CallForPolicy, now: Date) =>
-  canManageCall(actor, call, now) && canBeClosed(call, now);
-
-/** Any logged-in user may add a proposal while submission is open for them (spec section 6). */
-export const canAddProposal = (
-  call: CallForPolicy,
-  extensionsOfActor: readonly TimeWindow[],
-  now: Date,
-) => submissionOpenFor(call, extensionsOfActor, now);
-
-/** A chair may create a call for one of their own committees; admins for any. */
-export function canCreateCallFor(actor: CommitteeActor, committeeId: number, now: Date): boolean {
-  const ids = chairedCommitteeIds(actor, now);
-  return ids === null || ids.includes(committeeId);
+/** A call as one actor's rules see it: with that actor's own extension windows. */
+export interface CallResource extends CallForPolicy {
+  actorExtensions: readonly TimeWindow[];
 }
 
-/** What the actor may do with this call, for the web app to show and the server to check. */
-export function callAbilities(
+const chair = (actor: CommitteeActor, call: CallForPolicy, now: Date): Decision =>
+  isCommitteeChair(actor, call.committeeId, now) ? true : forbidden(messages.noPermission);
+
+const notClosed = (call: CallForPolicy): Decision =>
+  call.closed ? conflict(callMessages.closedNoEdit) : true;
+
+/**
+ * The actions on a call (spec section 6) and who may take them. The server enforces each
+ * through `authorize`, and every call it sends carries the same rules as `abilities`.
+ */
+export const callPolicy = definePolicy<CallResource>()({
+  /** Every signed-in user may browse every call (spec section 2, Call lists). */
+  view: () => true,
+  /** A chair of the call's committee, while the call is not closed. */
+  edit: (actor, call, now) =>
+    allOf(
+      () => chair(actor, call, now),
+      () => notClosed(call),
+    ),
+  /** Chairs see the Manage Call page and its counts, closed or not. */
+  manage: chair,
+  /** Chairs close a call once its review period has ended, and only once. */
+  close: (actor, call, now) =>
+    allOf(
+      () => chair(actor, call, now),
+      () => (call.closed ? conflict(callMessages.alreadyClosed) : true),
+      () =>
+        canBeClosed(call, now)
+          ? true
+          : conflict(callMessages.notYetClosable(call.reviewTermination.toISOString())),
+    ),
+  /** Chairs give and take back extensions while the call is not closed. */
+  manageExtensions: (actor, call, now) =>
+    allOf(
+      () => chair(actor, call, now),
+      () => notClosed(call),
+    ),
+  /** Anyone signed in, while submission is open for them (the call's window or their extension). */
+  addProposal: (_actor, call, now) =>
+    submissionOpenFor(call, call.actorExtensions, now)
+      ? true
+      : conflict(callMessages.submissionClosed),
+});
+
+export type CallAbilities = { [A in keyof typeof callPolicy]: boolean };
+
+/** A committee, as the rule for creating a call in it sees it. */
+export interface CommitteeResource {
+  committeeId: number;
+}
+
+export const committeePolicy = definePolicy<CommitteeResource>()({
+  /** Chairs create calls for the committees they chair now; admins for any. */
+  createCall: (actor, committee, now) => {
+    const ids = chairedCommitteeIds(actor, now);
+    return ids === null || ids.includes(committee.committeeId)
+      ? true
+      : forbidden(callMessages.notYourCommittee);
+  },
+});
+
+/**
+ * What the actor may do that belongs to no one resource; sent with the user's details so
+ * the web app shows menus and buttons without recomputing roles on the browser's clock.
+ */
+export const globalPolicy = definePolicy<null>()({
+  /** Chairs of any committee, and admins, start calls (the Add Call button). */
+  createCall: (actor, _none, now) =>
+    isAnyChair(actor, now) ? true : forbidden(messages.noPermission),
+  /** Chairs read the form library to choose their calls' forms. */
+  readForms: (actor, _none, now) =>
+    isAnyChair(actor, now) ? true : forbidden(messages.noPermission),
+  /** Chairs find users by name to give them extensions. */
+  lookUpUsers: (actor, _none, now) =>
+    isAnyChair(actor, now) ? true : forbidden(messages.noPermission),
+  /** Current members of any committee (chairs and admins too) see the review panels. */
+  review: (actor, _none, now) =>
+    actor.isAdmin || actor.roles.some((role) => isRoleCurrent(role, now))
+      ? true
+      : forbidden(messages.noPermission),
+});
+
+/** The actor's parts in a call, for the lists' "My Roles" column (spec section 2). */
+export function myCallRoles(
   actor: CommitteeActor,
   call: CallForPolicy,
-  extensionsOfActor: readonly TimeWindow[],
+  proposals: { authored: boolean; collaborating: boolean },
   now: Date,
-): CallAbilities {
-  const manage = canManageCall(actor, call, now);
-  return {
-    edit: canEditCall(actor, call, now),
-    manage,
-    close: manage && canBeClosed(call, now),
-    manageExtensions: manage && !call.closed,
-    addProposal: canAddProposal(call, extensionsOfActor, now),
-  };
+): ('Author' | 'Collaborator' | 'Committee')[] {
+  const roles: ('Author' | 'Collaborator' | 'Committee')[] = [];
+  if (proposals.authored) roles.push('Author');
+  if (proposals.collaborating) roles.push('Collaborator');
+  // An admin's standing as member of every committee is not a role in this call.
+  if (isCommitteeMember({ ...actor, isAdmin: false }, call.committeeId, now))
+    roles.push('Committee');
+  return roles;
 }

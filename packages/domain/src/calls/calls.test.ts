@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CommitteeActor } from '../permissions/committee.js';
 import { isAnyChair, isCommitteeChair, isCommitteeMember } from '../permissions/committee.js';
-import { callAbilities, canCreateCallFor, canEditCall } from './call.policy.js';
 import {
   callDateErrors,
   callDateMessages,
@@ -146,46 +145,5 @@ describe('committee roles', () => {
     expect(isCommitteeChair(actors[who]!, 7, now)).toBe(chair);
     expect(isCommitteeMember(actors[who]!, 7, now)).toBe(member);
     expect(isAnyChair(actors[who]!, now)).toBe(anyChair);
-  });
-});
-
-describe('call abilities', () => {
-  it.each([
-    [
-      'admin',
-      { edit: true, manage: true, close: false, manageExtensions: true, addProposal: true },
-    ],
-    [
-      'chair',
-      { edit: true, manage: true, close: false, manageExtensions: true, addProposal: true },
-    ],
-    [
-      'otherChair',
-      { edit: false, manage: false, close: false, manageExtensions: false, addProposal: true },
-    ],
-    [
-      'member',
-      { edit: false, manage: false, close: false, manageExtensions: false, addProposal: true },
-    ],
-    [
-      'user',
-      { edit: false, manage: false, close: false, manageExtensions: false, addProposal: true },
-    ],
-  ] as const)('%s, submission open', (who, expected) => {
-    expect(callAbilities(actors[who]!, call, [], now)).toEqual(expected);
-  });
-
-  it('lets a chair close after the review deadline and nobody edit a closed call', () => {
-    const later = call.reviewTermination;
-    expect(callAbilities(actors.chair!, call, [], later).close).toBe(true);
-    expect(callAbilities(actors.member!, call, [], later).close).toBe(false);
-    expect(canEditCall(actors.chair!, { ...call, closed: true }, now)).toBe(false);
-  });
-
-  it('lets chairs create calls only for their own committees', () => {
-    expect(canCreateCallFor(actors.chair!, 7, now)).toBe(true);
-    expect(canCreateCallFor(actors.chair!, 8, now)).toBe(false);
-    expect(canCreateCallFor(actors.admin!, 99, now)).toBe(true);
-    expect(canCreateCallFor(actors.member!, 7, now)).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { isStorableDate } from '../dates.js';
 import { COMMITTEE_ROLES, type CommitteeRoleName } from '../roles.js';
 import {
   MAX_LENGTHS,
@@ -13,6 +14,8 @@ export const roleMessages = {
   role: 'Choose CHAIR or MEMBER.',
   date: 'Enter a date as YYYY-MM-DD, or a date and time with its time zone such as 2026-07-01T09:00:00+10:00.',
   committeeMissing: 'There is no committee with this id.',
+  overlaps:
+    'This user already has a role on this committee during these dates. Change that role instead of adding another.',
 } as const;
 
 export interface RoleInput {
@@ -31,10 +34,6 @@ export interface RoleValues {
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
-// Far enough either way for any committee term, and inside what both JavaScript and
-// PostgreSQL timestamps hold (year 0 is not a PostgreSQL year).
-const MIN_YEAR = 1900;
-const MAX_YEAR = 9999;
 
 /**
  * A role date from the form. A full ISO 8601 date and time must carry its time zone,
@@ -50,8 +49,7 @@ export function parseRoleDate(value: string, edge: 'start' | 'end'): Date | null
   let date = new Date(isDateOnly ? `${text}T00:00:00.000Z` : text);
   if (Number.isNaN(date.getTime())) return null;
   if (isDateOnly && edge === 'end') date = new Date(date.getTime() + DAY_MS - 1);
-  const year = date.getUTCFullYear();
-  return year < MIN_YEAR || year > MAX_YEAR ? null : date;
+  return isStorableDate(date) ? date : null;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -99,4 +97,21 @@ export function validateRole(
       termination: termination!,
     },
   };
+}
+
+/**
+ * A role that shares a moment with another role of the same user on the same committee
+ * would say two things about that moment (chair and member, or the same role twice), so
+ * it is refused. Role periods include both ends ([commencement, termination]).
+ */
+export function roleOverlapErrors(
+  role: RoleValues,
+  othersOnCommittee: readonly { commencement: Date; termination: Date }[],
+): FieldErrors {
+  const overlaps = othersOnCommittee.some(
+    (other) =>
+      role.commencement.getTime() <= other.termination.getTime() &&
+      other.commencement.getTime() <= role.termination.getTime(),
+  );
+  return overlaps ? { commencement: [roleMessages.overlaps] } : {};
 }

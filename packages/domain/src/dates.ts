@@ -1,0 +1,16 @@
+/**
+ * The instants Merit stores: far enough either way for any call or committee term, and
+ * inside what both JavaScript and PostgreSQL timestamps hold (PostgreSQL has no year 0,
+ * and a JavaScript year past 9999 prints as "+010000", which PostgreSQL cannot read).
+ */
+export const MIN_YEAR = 1900;
+export const MAX_YEAR = 9999;
+
+export const dateRangeMessage = `Enter a date between the years ${MIN_YEAR} and ${MAX_YEAR}.`;
+
+/** True for a real instant whose UTC year lies in [MIN_YEAR, MAX_YEAR]. */
+export function isStorableDate(date: Date): boolean {
+  if (Number.isNaN(date.getTime())) return false;
+  const year = date.getUTCFullYear();
+  return year >= MIN_YEAR && year <= MAX_YEAR;
+}
