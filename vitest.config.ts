@@ -15,7 +15,13 @@ export default defineConfig({
       'docs',
       {
         extends: './apps/server/vitest.config.ts',
-        test: { name: 'server:pglite', root: './apps/server', env: { TEST_DB: 'pglite' } },
+        test: {
+          name: 'server:pglite',
+          root: './apps/server',
+          env: { TEST_DB: 'pglite' },
+          // What only a PostgreSQL server has (a pool, timeouts) runs in server:postgres.
+          exclude: ['test/**/*.postgres.test.ts', '**/node_modules/**'],
+        },
       },
       ...(withPostgres
         ? [

@@ -2,10 +2,10 @@
  * `npm run bench`: measures what the budgets in shared/ARCHITECTURE.md name and
  * prints it. Not a test: nothing here fails on a slow number.
  *
- *   1. Start-up: wall time from spawning the server (as `npm start` runs it, with
- *      tsx) to its first health 200. Cold: a fresh DATA_DIR, so an empty embedded
- *      PGlite database, migrations and the initial admin. Warm: the same DATA_DIR
- *      again. Median of --runs runs each (default 5).
+ *   1. Start-up: wall time from spawning the server (as `npm start` runs it, the
+ *      compiled dist/main.js) to its first health 200. Cold: a fresh DATA_DIR, so
+ *      an empty embedded PGlite database, migrations and the initial admin. Warm:
+ *      the same DATA_DIR again. Median of --runs runs each (default 5).
  *   2. JavaScript of the first page: /auth/login loaded in Chromium until the
  *      network is idle; every JavaScript response (entry, modulepreload and lazy
  *      chunks), each gzipped at level 9. Budget: under 200 KB in all.
@@ -162,7 +162,7 @@ console.log(
   `# Merit benchmarks, ${new Date().toISOString().slice(0, 10)}, ` +
     `${cpus().length} cores, Node ${process.version}`,
 );
-// The server serves the built web app; the browser needs Debian's Chromium.
+// The compiled server, and the built web app it serves; the browser needs Debian's Chromium.
 runScript('scripts/ensure-built.mjs');
 if (!options['skip-bundle']) runScript('scripts/ensure-chromium.mjs');
 

@@ -3,7 +3,7 @@
  * `npm test`: every suite, in order, stopping at the first that fails.
  *   1. vitest run: unit, component and API tests (API tests on PGlite, and on
  *      PostgreSQL too when TEST_DATABASE_URL is set)
- *   2. node scripts/ensure-built.mjs: the web app and manual the server serves
+ *   2. node scripts/ensure-built.mjs: the compiled server, and the web app and manual it serves
  *   3. the Playwright journeys in Chromium (npm test -w @merit/e2e)
  * Ends with one line "N passed, N failed[, N skipped]" counted from the runners'
  * JSON reports.
@@ -35,7 +35,7 @@ const steps = [
     args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`],
   },
   {
-    name: 'build web app and manual',
+    name: 'build server, web app and manual',
     command: process.execPath,
     args: ['scripts/ensure-built.mjs'],
   },

@@ -1,10 +1,11 @@
 /**
- * Starts the real server as a child process, the way `npm start` does, for the
- * e2e suite and the benchmarks. Each start gets its own free port on 127.0.0.1
+ * Starts the real server as a child process, the way `npm start` does (the compiled
+ * apps/server/dist/main.js, built first when missing or older than its sources), for
+ * the e2e suite and the benchmarks. Each start gets its own free port on 127.0.0.1
  * and, unless told otherwise, a fresh temporary DATA_DIR (so an empty PGlite
  * database: migrations and the initial admin run on every start).
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,8 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-const SERVER_ENTRY = 'apps/server/src/main.ts';
-const TSX_CLI = join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+const SERVER_ENTRY = 'apps/server/dist/main.js';
 const LOG_LINES_KEPT = 400;
 
 /**
@@ -59,7 +59,7 @@ export function findFreePort(host = '127.0.0.1') {
  * @property {number} [port] default a free port
  * @property {number} [timeoutMs] how long to wait for health 200 (default 90 s)
  * @property {(line: string) => void} [onLog] called with each line the server prints
- * @property {string} [root] the checkout whose apps/server/src/main.ts runs (default this one)
+ * @property {string} [root] the checkout whose server is built and runs (default this one)
  */
 
 /**
@@ -80,6 +80,8 @@ export function findFreePort(host = '127.0.0.1') {
  */
 export async function startServer(options = {}) {
   const timeoutMs = options.timeoutMs ?? 90_000;
+  const root = options.root ?? REPO_ROOT;
+  ensureServerBuilt(root);
   const port = options.port ?? (await findFreePort());
   const ownsDataDir = !options.dataDir;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'merit-data-')));
@@ -107,10 +109,10 @@ export async function startServer(options = {}) {
   const logTail = (lines = 60) => [...log, partial].filter(Boolean).slice(-lines).join('\n');
 
   const startedAt = performance.now();
-  // The tsx CLI, as `npm start` runs it. Its own process group, so that stop() can
-  // reach tsx's child too if it outlives its parent.
-  const child = spawn(process.execPath, [TSX_CLI, SERVER_ENTRY], {
-    cwd: options.root ?? REPO_ROOT,
+  // As `npm start` runs it. Its own process group, so that stop() also reaches anything
+  // the server started that outlives it.
+  const child = spawn(process.execPath, ['--enable-source-maps', SERVER_ENTRY], {
+    cwd: root,
     env,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -153,7 +155,7 @@ export async function startServer(options = {}) {
     const killTimer = setTimeout(() => signalGroup('SIGKILL'), 10_000);
     await exited;
     clearTimeout(killTimer);
-    // Whatever tsx started and left behind goes with the group.
+    // Whatever the server started and left behind goes with the group.
     if (child.pid !== undefined) {
       try {
         process.kill(-child.pid, 'SIGKILL');
@@ -194,6 +196,23 @@ export async function startServer(options = {}) {
     logTail,
     stop,
   };
+}
+
+/**
+ * Builds the server when it is missing or stale, with the same rule as `npm start`.
+ * @param {string} root
+ */
+function ensureServerBuilt(root) {
+  const result = spawnSync(process.execPath, ['scripts/ensure-built.mjs', 'server'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) {
+    throw new Error(
+      `Building the server failed (exit ${result.status ?? result.signal}):\n` +
+        `${result.stdout}${result.stderr}${result.error?.message ?? ''}`,
+    );
+  }
 }
 
 /** @param {string} url */

@@ -17,14 +17,29 @@ describe('loadConfig', () => {
     expect(config.port).toBe(3000);
     expect(config.dataDir.endsWith('/data')).toBe(true);
     expect(config.databaseUrl).toBeUndefined();
+    expect(config.databaseStatementTimeoutMs).toBe(30_000);
     expect(config.publicUrl).toBe('http://localhost:3000');
     expect(config.initialAdmin).toBeUndefined();
+    expect(config.trustProxy).toBe(false);
   });
 
   it('derives PUBLIC_URL from PORT and strips a trailing slash from an explicit one', () => {
-    expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
-    expect(loadConfig({ PUBLIC_URL: 'https://merit.example.org/' }).publicUrl).toBe(
-      'https://merit.example.org',
+    expect(loadConfig({ PORT: '8080' })).toMatchObject({
+      publicUrl: 'http://localhost:8080',
+      publicUrlIsDefault: true,
+    });
+    expect(loadConfig({ PUBLIC_URL: 'https://merit.example.org/' })).toMatchObject({
+      publicUrl: 'https://merit.example.org',
+      publicUrlIsDefault: false,
+    });
+  });
+
+  it('reads DATABASE_STATEMENT_TIMEOUT_MS as a whole number of milliseconds', () => {
+    expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '5000' }).databaseStatementTimeoutMs).toBe(
+      5000,
+    );
+    expect(errorOf({ DATABASE_STATEMENT_TIMEOUT_MS: '5s' }).message).toBe(
+      'DATABASE_STATEMENT_TIMEOUT_MS must be a whole number of at least 1, but is "5s".',
     );
   });
 
@@ -69,8 +84,50 @@ describe('loadConfig', () => {
     expect(error.variable).toBe('INITIAL_ADMIN_PASSWORD');
   });
 
-  it('refuses an unknown LOG_LEVEL and a non-boolean TRUST_PROXY', () => {
+  it('refuses an unknown LOG_LEVEL', () => {
     expect(errorOf({ LOG_LEVEL: 'loud' }).variable).toBe('LOG_LEVEL');
-    expect(errorOf({ TRUST_PROXY: 'maybe' }).variable).toBe('TRUST_PROXY');
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  const help =
+    'Write the addresses of the proxies in front of Merit, comma-separated: TRUST_PROXY=10.0.0.2, a range such as 10.0.1.0/24, or loopback for a proxy on this machine.';
+
+  it.each([
+    ['', false],
+    ['false', false],
+    ['0', false],
+    ['10.0.0.2', ['10.0.0.2']],
+    ['10.0.0.2, 10.0.1.0/24,fd00::/8', ['10.0.0.2', '10.0.1.0/24', 'fd00::/8']],
+    ['loopback,uniquelocal', ['loopback', 'uniquelocal']],
+  ])('reads %j as %j', (raw, trustProxy) => {
+    expect(loadConfig({ TRUST_PROXY: raw }).trustProxy).toEqual(trustProxy);
+  });
+
+  it.each(['true', 'TRUE', 'yes', 'on'])(
+    'refuses %s, which would let a client name its own address, and says what to write',
+    (raw) => {
+      expect(errorOf({ TRUST_PROXY: raw }).message).toBe(
+        `TRUST_PROXY cannot be "${raw}": that would trust any X-Forwarded-For header, so a client could choose its own address and get past the per-address limits. ${help}`,
+      );
+    },
+  );
+
+  it('refuses a hop count, which cannot tell a proxy from a client', () => {
+    expect(errorOf({ TRUST_PROXY: '1' }).message).toBe(
+      `TRUST_PROXY cannot be a number of proxies ("1"): a count cannot tell a proxy from a client that connects directly and sends its own X-Forwarded-For header. ${help}`,
+    );
+  });
+
+  it.each([
+    ['maybe', 'maybe'],
+    ['10.0.0.2,proxy.example.org', 'proxy.example.org'],
+    ['10.0.0.0/33', '10.0.0.0/33'],
+    ['10.0.0.0/8/1', '10.0.0.0/8/1'],
+    ['10.0.0.2,', ''],
+  ])('refuses %j, naming %j', (raw, wrong) => {
+    expect(errorOf({ TRUST_PROXY: raw }).message).toBe(
+      `TRUST_PROXY must list proxy addresses, but "${wrong}" is not an IP address, a range or loopback, linklocal or uniquelocal. ${help}`,
+    );
   });
 });

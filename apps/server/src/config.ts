@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,15 +13,22 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL connection string; the embedded PGlite database is used when unset. */
   databaseUrl: string | undefined;
+  /** How long one SQL statement may run on PostgreSQL before the server cancels it. */
+  databaseStatementTimeoutMs: number;
   publicUrl: string;
+  /** PUBLIC_URL was not set, so links in mail point at http://localhost:PORT. */
+  publicUrlIsDefault: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   initialAdmin: { username: string; email: string; password: string } | undefined;
   /** Built web app (index.html and assets/). */
   webDir: string;
   /** The user manual PDF served as Help. */
   manualPath: string;
-  /** Whether requests come through a reverse proxy whose X-Forwarded-For to trust. */
-  trustProxy: boolean;
+  /**
+   * The reverse proxies (addresses, ranges) whose X-Forwarded-For entries are believed;
+   * false when clients connect directly.
+   */
+  trustProxy: false | string[];
   /** SMTP server for outgoing mail; when unset, mail is written to DATA_DIR/outbox as .eml files. */
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -50,6 +58,8 @@ export class ConfigError extends Error {
   }
 }
 
+// This module runs as apps/server/src/config.ts or bundled into apps/server/dist/*.js:
+// three levels up is the repository either way.
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -133,6 +143,51 @@ function readBoolean(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(name, `must be true or false, but is "${raw}".`);
 }
 
+/** proxy-addr's names for the private ranges, which Fastify accepts beside addresses. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+const TRUST_PROXY_HELP =
+  'Write the addresses of the proxies in front of Merit, comma-separated: TRUST_PROXY=10.0.0.2, a range such as 10.0.1.0/24, or loopback for a proxy on this machine.';
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d+$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * Only addresses: `true` believes whatever X-Forwarded-For a client sends, and a hop
+ * count cannot tell a proxy from a client that connects directly and sends the header
+ * itself (Fastify 5.12 treats a number as "trust nobody" for that reason).
+ */
+function readTrustProxy(env: Env): Config['trustProxy'] {
+  const raw = read(env, 'TRUST_PROXY');
+  if (raw === undefined || ['false', 'no', 'off', '0'].includes(raw.toLowerCase())) return false;
+  if (['true', 'yes', 'on'].includes(raw.toLowerCase())) {
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `cannot be "${raw}": that would trust any X-Forwarded-For header, so a client could choose its own address and get past the per-address limits. ${TRUST_PROXY_HELP}`,
+    );
+  }
+  if (/^\d+$/.test(raw)) {
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `cannot be a number of proxies ("${raw}"): a count cannot tell a proxy from a client that connects directly and sends its own X-Forwarded-For header. ${TRUST_PROXY_HELP}`,
+    );
+  }
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const wrong = entries.find((entry) => !isProxyAddress(entry));
+  if (wrong !== undefined) {
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `must list proxy addresses, but "${wrong}" is not an IP address, a range or loopback, linklocal or uniquelocal. ${TRUST_PROXY_HELP}`,
+    );
+  }
+  return entries;
+}
+
 function readInitialAdmin(env: Env): Config['initialAdmin'] {
   const names = ['INITIAL_ADMIN_USERNAME', 'INITIAL_ADMIN_EMAIL', 'INITIAL_ADMIN_PASSWORD'];
   const [username, email, password] = names.map((n) => read(env, n));
@@ -159,21 +214,22 @@ export function loadConfig(env: Env = process.env): Config {
       `must be one of ${LOG_LEVELS.join(', ')}, but is "${logLevel}".`,
     );
   }
+  const publicUrl = readUrl(env, 'PUBLIC_URL', ['http', 'https']);
   return {
     port,
     host: read(env, 'HOST') ?? '0.0.0.0',
     dataDir: path.resolve(read(env, 'DATA_DIR') ?? './data'),
     databaseUrl: readUrl(env, 'DATABASE_URL', ['postgres', 'postgresql']),
-    publicUrl: (
-      readUrl(env, 'PUBLIC_URL', ['http', 'https']) ?? `http://localhost:${port}`
-    ).replace(/\/+$/, ''),
+    databaseStatementTimeoutMs: readPositiveInt(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000),
+    publicUrl: (publicUrl ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrlIsDefault: publicUrl === undefined,
     logLevel: logLevel as Config['logLevel'],
     initialAdmin: readInitialAdmin(env),
     webDir: path.resolve(read(env, 'WEB_DIR') ?? path.join(repoRoot, 'apps/web/dist')),
     manualPath: path.resolve(
       read(env, 'MANUAL_PATH') ?? path.join(repoRoot, 'docs/dist/manual.pdf'),
     ),
-    trustProxy: readBoolean(env, 'TRUST_PROXY', false),
+    trustProxy: readTrustProxy(env),
     smtpUrl: readUrl(env, 'SMTP_URL', ['smtp', 'smtps']),
     mailFrom: read(env, 'MAIL_FROM') ?? 'Merit <no-reply@localhost>',
     authRateLimitPerIp: readPositiveInt(env, 'AUTH_RATE_LIMIT_PER_IP', 300),

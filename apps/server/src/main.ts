@@ -11,6 +11,23 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+/**
+ * Prints lines in a box, straight to the console and not to the structured log: for
+ * what the person starting Merit must see, and log storage must not keep.
+ */
+function printBoxed(lines: string[]): void {
+  const width = Math.max(...lines.map((line) => line.length));
+  console.warn(
+    [
+      '',
+      `  ┌${'─'.repeat(width + 2)}┐`,
+      ...lines.map((line) => `  │ ${line.padEnd(width)} │`),
+      `  └${'─'.repeat(width + 2)}┘`,
+      '',
+    ].join('\n'),
+  );
+}
+
 async function main(): Promise<void> {
   let config;
   try {
@@ -30,20 +47,12 @@ async function main(): Promise<void> {
 
   const created = await ensureFirstAdmin(app.db, config.initialAdmin);
   if (created?.password) {
-    // Printed once, straight to the console and not to the structured log, so it is
-    // seen by the person starting Merit and not kept in log storage.
-    console.warn(
-      [
-        '',
-        '  ┌──────────────────────────────────────────────────────────────┐',
-        '  │ Merit created the first administrator account.               │',
-        `  │   username: ${created.username.padEnd(49)}│`,
-        `  │   password: ${created.password.padEnd(49)}│`,
-        '  │ This password is shown only now. Log in and change it.       │',
-        '  └──────────────────────────────────────────────────────────────┘',
-        '',
-      ].join('\n'),
-    );
+    printBoxed([
+      'Merit created the first administrator account.',
+      `  username: ${created.username}`,
+      `  password: ${created.password}`,
+      'This password is shown only now. Log in and change it.',
+    ]);
   } else if (created) {
     app.log.info(
       { username: created.username },
@@ -83,6 +92,15 @@ async function main(): Promise<void> {
     if (code === 'EADDRINUSE') fail(`PORT ${config.port} is already in use on ${config.host}.`);
     if (code === 'EACCES') fail(`PORT ${config.port} needs privileges this process does not have.`);
     throw error;
+  }
+  // `npm run dev` sets NODE_ENV=development: a developer's machine, where localhost links are right.
+  if (config.publicUrlIsDefault && process.env.NODE_ENV !== 'development') {
+    printBoxed([
+      'PUBLIC_URL is not set.',
+      `Links in the mail Merit sends point at ${config.publicUrl},`,
+      'which works only on this machine. Set PUBLIC_URL to the address',
+      'people use to reach Merit, e.g. PUBLIC_URL=https://merit.example.org',
+    ]);
   }
   console.warn(`Merit is running at ${config.publicUrl}`);
 }

@@ -1,35 +1,55 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase } from './helpers.js';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { freshDatabase, testDatabaseKind } from './helpers.js';
 
 /**
- * The server as a person runs it: `tsx src/main.ts` in its own process, on the test
- * run's database (PGlite in DATA_DIR, or a fresh PostgreSQL database).
+ * The server as a person runs it: the compiled server that `npm start`,
+ * `npm run db:migrate` and `npm run create-admin` run (`node dist/...` from the
+ * repository root), each test on its own database (PGlite in a new DATA_DIR, or a
+ * new PostgreSQL database).
  */
-const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const tsx = path.resolve(serverDir, '../../node_modules/.bin/tsx');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const entry = {
+  server: 'apps/server/dist/main.js',
+  migrate: 'apps/server/dist/migrate.js',
+  createAdmin: 'apps/server/dist/create-admin.js',
+};
 
-let dataDir: string;
-let databaseUrl: string | undefined;
-let dropDatabase: () => Promise<void>;
+beforeAll(() => {
+  // As `npm start` does: build dist/ when it is missing or older than its sources, so
+  // these tests run the code as it is now.
+  const build = spawnSync(process.execPath, ['scripts/ensure-built.mjs', 'server'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
+  if (build.status !== 0) {
+    throw new Error(`building the server failed:\n${build.stdout}${build.stderr}`);
+  }
+});
 
-beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'merit-process-'));
-  const fresh = await freshDatabase();
-  databaseUrl = fresh.url;
-  // The processes open the database themselves; this handle only creates and drops it.
-  await fresh.database.close();
-  dropDatabase = fresh.drop;
-});
-afterAll(async () => {
-  await dropDatabase();
-  await rm(dataDir, { recursive: true, force: true });
-});
+interface Place {
+  dataDir: string;
+  databaseUrl: string | undefined;
+}
+
+/** A new DATA_DIR, and on PostgreSQL a new database, removed when the test ends. */
+async function freshPlace(): Promise<Place> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'merit-process-'));
+  // On PGlite the processes keep their database in DATA_DIR; on PostgreSQL this makes
+  // the database, which the processes open themselves.
+  const fresh = testDatabaseKind() === 'postgres' ? await freshDatabase() : undefined;
+  await fresh?.database.close();
+  onTestFinished(async () => {
+    await fresh?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  return { dataDir, databaseUrl: fresh?.url };
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -48,15 +68,15 @@ interface Running {
   exited: Promise<number | null>;
 }
 
-function run(script: string, args: string[], env: Record<string, string>): Running {
-  const child = spawn(tsx, [script, ...args], {
-    cwd: serverDir,
+function run(script: string, args: string[], place: Place, env: Record<string, string>): Running {
+  const child = spawn(process.execPath, ['--enable-source-maps', script, ...args], {
+    cwd: repoRoot,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? os.tmpdir(),
-      DATA_DIR: dataDir,
+      DATA_DIR: place.dataDir,
       LOG_LEVEL: 'warn',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...(place.databaseUrl ? { DATABASE_URL: place.databaseUrl } : {}),
       ...env,
     },
   });
@@ -67,34 +87,51 @@ function run(script: string, args: string[], env: Record<string, string>): Runni
   return { child, output: () => output, exited };
 }
 
-async function waitForHealth(port: number, running: Running): Promise<void> {
+/** Starts the server on a free port of 127.0.0.1 and waits until it is ready. */
+async function startServer(place: Place, env: Record<string, string> = {}) {
+  const port = await freePort();
+  const running = run(entry.server, [], place, { PORT: String(port), HOST: '127.0.0.1', ...env });
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/api/v1/health`);
-      if (res.status === 200) return;
+      if (res.status === 200) return { ...running, url: `http://127.0.0.1:${port}` };
     } catch {
       // not listening yet
     }
     if (running.child.exitCode !== null) break;
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`the server did not become healthy:\n${running.output()}`);
+  running.child.kill('SIGKILL');
+  throw new Error(`the server did not become ready:\n${running.output()}`);
 }
 
+async function stop(running: Running): Promise<void> {
+  running.child.kill('SIGTERM');
+  expect(await running.exited, running.output().slice(-3000)).toBe(0);
+}
+
+const countOf = (text: string, part: string) => text.split(part).length - 1;
+
 describe('starting with bad configuration', () => {
-  it('stops with one clear line naming a bad PORT', async () => {
-    const running = run('src/main.ts', [], { PORT: 'abc' });
+  it.each([
+    [{ PORT: 'abc' }, 'PORT must be a whole number from 1 to 65535, but is "abc".'],
+    [
+      { TRUST_PROXY: 'true' },
+      'TRUST_PROXY cannot be "true": that would trust any X-Forwarded-For header',
+    ],
+  ])('stops with one clear line for %o', async (env, message) => {
+    const running = run(entry.server, [], await freshPlace(), env);
     expect(await running.exited).toBe(1);
-    expect(running.output().trim()).toBe(
-      'Merit cannot start: PORT must be a whole number from 1 to 65535, but is "abc".',
-    );
+    const lines = running.output().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`Merit cannot start: ${message}`);
   });
 
   it('stops with a clear message when DATABASE_URL cannot be reached', async () => {
-    const port = await freePort();
-    const running = run('src/main.ts', [], {
-      PORT: String(port),
+    const place = await freshPlace();
+    const running = run(entry.server, [], place, {
+      PORT: String(await freePort()),
       DATABASE_URL: `postgres://merit:secret@127.0.0.1:${await freePort()}/merit`,
     });
     expect(await running.exited).toBe(1);
@@ -108,57 +145,78 @@ describe('starting with bad configuration', () => {
 
 describe('a running server', () => {
   it(
-    'prints the first admin password once, accepts it, and finishes requests in flight on SIGTERM',
-    { timeout: 60_000 },
+    'prints the first admin password and the PUBLIC_URL warning once, accepts the password, and finishes requests in flight on SIGTERM',
+    { timeout: 90_000 },
     async () => {
-      const port = await freePort();
-      const running = run('src/main.ts', [], {
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'info',
-      });
-      await waitForHealth(port, running);
-      const password = /password: (\S+)/.exec(running.output())?.[1];
+      const server = await startServer(await freshPlace(), { LOG_LEVEL: 'info' });
+      const password = /password: (\S+)/.exec(server.output())?.[1];
       expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
+      expect(countOf(server.output(), 'PUBLIC_URL is not set.')).toBe(1);
+      expect(server.output()).toContain(
+        `Links in the mail Merit sends point at ${server.url.replace('127.0.0.1', 'localhost')},`,
+      );
 
-      const login = () =>
-        fetch(`http://127.0.0.1:${port}/api/v1/auth/login/`, {
+      const login = (username: string, password: string) =>
+        fetch(`${server.url}/api/v1/auth/login/`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ username: 'admin', password }),
+          body: JSON.stringify({ username, password }),
         });
-      expect((await login()).status).toBe(200);
+      expect((await login('admin', password!)).status).toBe(200);
 
-      // Each login hashes a password, so 24 of them keep the server busy for a while. The
-      // signal is sent once the server has logged receiving every one of them, while most
-      // are still being answered.
-      const received = () => running.output().split('"url":"/api/v1/auth/login/"').length - 1;
+      // Each login checks a password hash (an unknown user's against a stand-in), so 24 of
+      // them keep the server busy for a while; 24 usernames, so that no login limit answers
+      // early. The signal is sent once the server has logged receiving every one of them,
+      // while most are still being answered.
+      const received = () => countOf(server.output(), '"url":"/api/v1/auth/login/"');
       const before = received();
       let answered = 0;
-      const inFlight = Array.from({ length: 24 }, () => login().finally(() => (answered += 1)));
+      const inFlight = Array.from({ length: 24 }, (_, i) =>
+        login(`nobody-${i}`, 'wrong password').finally(() => (answered += 1)),
+      );
       while (received() < before + 24) await new Promise((r) => setTimeout(r, 5));
-      running.child.kill('SIGTERM');
+      server.child.kill('SIGTERM');
       expect(answered, 'requests already answered when the signal was sent').toBeLessThan(24);
+      // Each one answered in full (a wrong login), none cut off.
       const statuses = await Promise.all(inFlight.map((p) => p.then((r) => r.status)));
-      expect(statuses).toEqual(Array(24).fill(200));
-      expect(await running.exited, running.output().slice(-3000)).toBe(0);
-      await expect(fetch(`http://127.0.0.1:${port}/api/v1/health`)).rejects.toThrow();
+      expect(statuses).toEqual(Array(24).fill(400));
+      expect(await server.exited, server.output().slice(-3000)).toBe(0);
+      await expect(fetch(`${server.url}/api/v1/health`)).rejects.toThrow();
+      expect(countOf(server.output(), 'PUBLIC_URL is not set.')).toBe(1);
     },
   );
 
-  it('does not create another admin on the next start', { timeout: 60_000 }, async () => {
-    const port = await freePort();
-    const running = run('src/main.ts', [], { PORT: String(port), HOST: '127.0.0.1' });
-    await waitForHealth(port, running);
-    running.child.kill('SIGTERM');
-    expect(await running.exited, running.output().slice(-3000)).toBe(0);
-    expect(running.output()).not.toContain('password:');
+  it(
+    'creates no second admin on the next start, and no PUBLIC_URL warning once it is set',
+    { timeout: 90_000 },
+    async () => {
+      const place = await freshPlace();
+      const first = await startServer(place);
+      expect(first.output()).toContain('password:');
+      await stop(first);
+
+      const second = await startServer(place, { PUBLIC_URL: 'https://merit.example.org' });
+      expect((await fetch(`${second.url}/api/v1/live`)).status).toBe(200);
+      await stop(second);
+      expect(second.output()).not.toContain('password:');
+      expect(second.output()).not.toContain('PUBLIC_URL');
+      expect(second.output()).toContain('Merit is running at https://merit.example.org');
+    },
+  );
+});
+
+describe('npm run db:migrate', () => {
+  it('applies the migrations shipped beside the compiled server', async () => {
+    const running = run(entry.migrate, [], await freshPlace(), {});
+    expect(await running.exited, running.output()).toBe(0);
+    expect(running.output().trim()).toBe(`Migrations applied (${testDatabaseKind()}).`);
   });
 });
 
 describe('npm run create-admin', () => {
   // Three processes in a row: generous time on a busy two-core machine.
   it('creates an admin, then resets its password', { timeout: 90_000 }, async () => {
+    const place = await freshPlace();
     const args = (password: string) => [
       '--username',
       'root',
@@ -167,30 +225,27 @@ describe('npm run create-admin', () => {
       '--password',
       password,
     ];
-    const created = run('src/cli/create-admin.ts', args('first password'), {});
+    const created = run(entry.createAdmin, args('first password'), place, {});
     expect(await created.exited).toBe(0);
     expect(created.output()).toContain('Created administrator "root".');
-    const reset = run('src/cli/create-admin.ts', args('second password'), {});
+    const reset = run(entry.createAdmin, args('second password'), place, {});
     expect(await reset.exited).toBe(0);
     expect(reset.output()).toContain('Reset administrator "root"');
 
-    const port = await freePort();
-    const server = run('src/main.ts', [], { PORT: String(port), HOST: '127.0.0.1' });
-    await waitForHealth(port, server);
+    const server = await startServer(place);
     const attempt = (password: string) =>
-      fetch(`http://127.0.0.1:${port}/api/v1/auth/login/`, {
+      fetch(`${server.url}/api/v1/auth/login/`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ username: 'root', password }),
       }).then((r) => r.status);
     expect(await attempt('first password')).toBe(400);
     expect(await attempt('second password')).toBe(200);
-    server.child.kill('SIGTERM');
-    expect(await server.exited, server.output().slice(-3000)).toBe(0);
+    await stop(server);
   });
 
   it('explains what is missing', async () => {
-    const running = run('src/cli/create-admin.ts', ['--username', 'root'], {});
+    const running = run(entry.createAdmin, ['--username', 'root'], await freshPlace(), {});
     expect(await running.exited).toBe(2);
     expect(running.output()).toContain('--email is required; --password is required.');
   });

@@ -1,15 +1,16 @@
 import { ConfigError, loadConfig, type Config } from '../config.js';
-import { DatabaseConnectError, openDatabase, type Database } from '../db/client.js';
+import {
+  configuredDatabase,
+  DatabaseConnectError,
+  openDatabase,
+  type Database,
+} from '../db/client.js';
 
 /** Opens and migrates the configured database for a command-line tool, or exits with one clear line. */
 export async function openConfiguredDatabase(): Promise<{ config: Config; database: Database }> {
   try {
     const config = loadConfig();
-    const database = await openDatabase(
-      config.databaseUrl
-        ? { kind: 'postgres', url: config.databaseUrl }
-        : { kind: 'pglite', dataDir: `${config.dataDir}/db` },
-    );
+    const database = await openDatabase(configuredDatabase(config));
     await database.migrate();
     return { config, database };
   } catch (error) {

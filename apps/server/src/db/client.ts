@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { userInfo } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -9,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import type { Config } from '../config.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -24,12 +26,24 @@ export interface Database {
   migrate(): Promise<void>;
   /** Resolves when the database answers a query. */
   ping(): Promise<void>;
+  /**
+   * Where errors that belong to no request go (a pooled connection the server dropped);
+   * until this is called, the console.
+   */
+  useLogger(log: ErrorLogger): void;
   close(): Promise<void>;
 }
 
+/** The part of Fastify's (pino's) logger the database needs. */
+export interface ErrorLogger {
+  error(details: object, message: string): void;
+}
+
+// From src/db/client.ts this is src/db/migrations; the build copies the folder to
+// dist/migrations, beside the bundle this module becomes part of.
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 // Any fixed number: every Merit process takes the same advisory lock around migrations.
-const MIGRATION_LOCK_ID = 727_100_001;
+export const MIGRATION_LOCK_ID = 727_100_001;
 
 export class DatabaseConnectError extends Error {
   override name = 'DatabaseConnectError';
@@ -47,10 +61,22 @@ export function redactUrl(url: string): string {
 }
 
 export type DatabaseTarget =
-  { kind: 'pglite'; dataDir?: string } | { kind: 'postgres'; url: string };
+  | { kind: 'pglite'; dataDir?: string }
+  | { kind: 'postgres'; url: string; statementTimeoutMs?: number };
+
+/** The database the configuration names: PostgreSQL at DATABASE_URL, or PGlite in DATA_DIR/db. */
+export function configuredDatabase(config: Config): DatabaseTarget {
+  return config.databaseUrl
+    ? {
+        kind: 'postgres',
+        url: config.databaseUrl,
+        statementTimeoutMs: config.databaseStatementTimeoutMs,
+      }
+    : { kind: 'pglite', dataDir: path.join(config.dataDir, 'db') };
+}
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return target.kind === 'pglite' ? openPglite(target.dataDir) : openPostgres(target.url);
+  return target.kind === 'pglite' ? openPglite(target.dataDir) : openPostgres(target);
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
@@ -67,21 +93,45 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     ping: async () => {
       await client.query('select 1');
     },
+    // PGlite runs inside this process: its errors reject the query that met them.
+    useLogger: () => {},
     close: async () => {
       if (!client.closed) await client.close();
     },
   };
 }
 
-async function openPostgres(url: string): Promise<Database> {
+/**
+ * The URL with the operating system's user name when it names none. psql and createdb
+ * (libpq) fall back to that name; node-postgres only to $USER, which containers and
+ * services often lack, so the URL that works for psql would fail here.
+ */
+export function withDefaultUser(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.username || process.env.PGUSER || process.env.USER) return url;
+  parsed.username = userInfo().username;
+  return parsed.toString();
+}
+
+async function openPostgres({
+  url,
+  statementTimeoutMs,
+}: Extract<DatabaseTarget, { kind: 'postgres' }>): Promise<Database> {
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString: withDefaultUser(url),
     max: 10,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
+    // PostgreSQL cancels a statement that runs longer (error 57014), so a runaway query
+    // gives up its connection instead of holding one of the pool's few until it ends.
+    statement_timeout: statementTimeoutMs,
   });
-  // A failed idle client must not crash the process; the next query reports the error.
-  pool.on('error', () => {});
+  let log: ErrorLogger = {
+    error: (details, message) => console.error(`Merit: ${message}`, details),
+  };
+  // An idle pooled connection that fails (PostgreSQL restarted, the network dropped it)
+  // emits here; unhandled, it would crash the process. The pool replaces the connection.
+  pool.on('error', (error) => log.error({ err: error }, 'an idle database connection failed'));
   try {
     await pool.query('select 1');
   } catch (error) {
@@ -100,6 +150,9 @@ async function openPostgres(url: string): Promise<Database> {
       // while the others wait and then find nothing left to do.
       const client = await pool.connect();
       try {
+        // Waiting for another process's migrations, or rebuilding a large table, may
+        // rightly take longer than any request should.
+        await client.query('set statement_timeout = 0');
         await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
         try {
           await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
@@ -107,11 +160,15 @@ async function openPostgres(url: string): Promise<Database> {
           await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
         }
       } finally {
-        client.release();
+        // Closed, not returned: requests must not get a connection without the timeout.
+        client.release(true);
       }
     },
     ping: async () => {
       await db.execute(sql`select 1`);
+    },
+    useLogger: (logger) => {
+      log = logger;
     },
     close: async () => {
       if (!pool.ended) await pool.end();

@@ -5,6 +5,23 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 const PING_TIMEOUT_MS = 2_000;
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Liveness: the process answers HTTP. Deliberately blind to the database, so that an
+  // orchestrator restarts a hung process but not every process while the database is down.
+  app.get(
+    '/live',
+    {
+      config: { access: 'public' },
+      logLevel: 'warn',
+      schema: {
+        tags: ['health'],
+        summary: 'Alive when the process answers, whatever the database does',
+        response: { 200: healthResponse },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  // Readiness: send this process traffic only while its database answers.
   app.get(
     '/health',
     {

@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+/**
+ * Compiles the server for `npm start`: the server and its two command-line tools, each
+ * one ES module in dist/ with a source map, and the SQL migrations copied beside them.
+ *
+ * Bundled rather than compiled file by file because @merit/domain and @merit/contract
+ * are TypeScript source packages (their `exports` point at src/*.ts), which Node cannot
+ * load: bundling just them needs no build or second `exports` of their own. npm packages
+ * stay imports, resolved from node_modules at run time as in development, so there is
+ * one copy of each (zod's schemas must be the instances fastify-type-provider-zod sees)
+ * and native and WASM packages (argon2, PGlite) load their files as usual.
+ *
+ * All outputs sit directly in dist/, one level below apps/server as src/ is, so paths
+ * that the sources resolve from their own module (config.ts's repository root,
+ * client.ts's migrations folder) hold from both.
+ *
+ * Other processes may start the server while this runs (two test projects, a journey),
+ * so each file is written under a temporary name and renamed into place: a reader sees
+ * the old file or the new one, never half of one.
+ */
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const serverDir = path.dirname(fileURLToPath(import.meta.url));
+const outdir = path.join(serverDir, 'dist');
+const migrations = path.join(serverDir, 'src/db/migrations');
+
+/** Keeps every bare import except the workspace packages out of the bundle. */
+const npmPackagesExternal = {
+  name: 'npm-packages-external',
+  setup(bundler) {
+    bundler.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@merit/') ? undefined : { path: args.path, external: true },
+    );
+  },
+};
+
+const result = await build({
+  absWorkingDir: serverDir,
+  entryPoints: {
+    main: 'src/main.ts',
+    migrate: 'src/cli/migrate.ts',
+    'create-admin': 'src/cli/create-admin.ts',
+  },
+  outdir,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  plugins: [npmPackagesExternal],
+  // Stack traces in the logs name the TypeScript files and lines (node --enable-source-maps);
+  // the sources themselves are on disk beside the map.
+  sourcemap: 'linked',
+  sourcesContent: false,
+  // Bundling renames clashing names; class and function names appear in logs and errors.
+  keepNames: true,
+  write: false,
+  logLevel: 'warning',
+}).catch(() => {
+  // esbuild has printed each error with its file and line; its stack trace would only bury them.
+  process.exit(1);
+});
+
+/** Writes a file so that no reader ever sees it half written. */
+async function writeAtomically(file, contents) {
+  await mkdir(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, contents);
+  await rename(temporary, file);
+}
+
+for (const file of result.outputFiles) await writeAtomically(file.path, file.contents);
+
+// A migration removed from src would stay in dist; harmless, since drizzle applies only
+// the migrations that meta/_journal.json lists.
+for (const entry of await readdir(migrations, { recursive: true, withFileTypes: true })) {
+  if (!entry.isFile()) continue;
+  const source = path.join(entry.parentPath, entry.name);
+  const target = path.join(outdir, 'migrations', path.relative(migrations, source));
+  await writeAtomically(target, await readFile(source));
+}

@@ -1,0 +1,75 @@
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { pgCode } from '../src/lib/db-errors.js';
+import { MIGRATION_LOCK_ID, openDatabase, type Database } from '../src/db/client.js';
+import { freshDatabase } from './helpers.js';
+
+// PostgreSQL only (the server:postgres project; `*.postgres.test.ts` is left out of the
+// PGlite run): PGlite is one connection inside this process, and it ignores
+// statement_timeout (PostgreSQL in one WASM thread has no timer to cancel with).
+describe('the PostgreSQL pool', () => {
+  let url: string;
+  let drop: () => Promise<void>;
+  beforeAll(async () => {
+    const fresh = await freshDatabase();
+    await fresh.database.close();
+    url = fresh.url!;
+    drop = fresh.drop;
+  });
+  afterAll(() => drop());
+
+  async function open(statementTimeoutMs: number): Promise<Database> {
+    const database = await openDatabase({ kind: 'postgres', url, statementTimeoutMs });
+    onTestFinished(() => database.close());
+    return database;
+  }
+
+  async function withClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return await work(client);
+    } finally {
+      await client.end();
+    }
+  }
+
+  it('cancels a statement that runs past the statement timeout, with SQLSTATE 57014', async () => {
+    const database = await open(300);
+    const error: unknown = await database.db.execute(sql`select pg_sleep(2)`).catch((e) => e);
+    expect(pgCode(error)).toBe('57014');
+    // The connection stays usable.
+    await database.ping();
+  });
+
+  it('waits for another process migrating however long it takes, and keeps the timeout for requests', async () => {
+    const database = await open(300);
+    await withClient(async (other) => {
+      await other.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+      const migrated = database.migrate();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await other.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+      await migrated;
+    });
+    const error: unknown = await database.db.execute(sql`select pg_sleep(2)`).catch((e) => e);
+    expect(pgCode(error)).toBe('57014');
+  });
+
+  it('logs an idle connection that fails, and carries on with a new one', async () => {
+    const database = await open(30_000);
+    const logged: { details: object; message: string }[] = [];
+    database.useLogger({ error: (details, message) => logged.push({ details, message }) });
+    await database.ping();
+    // As when PostgreSQL restarts: the server ends the pool's idle connection.
+    await withClient((admin) =>
+      admin.query(
+        'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+      ),
+    );
+    await expect.poll(() => logged.length).toBe(1);
+    expect(logged[0]!.message).toBe('an idle database connection failed');
+    expect(pgCode((logged[0]!.details as { err: unknown }).err)).toBe('57P01');
+    await database.ping();
+  });
+});
