@@ -7,17 +7,20 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
-  serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
-import { openDatabase, type Database } from './db/client.js';
+import { configuredDatabase, openDatabase, type Database } from './db/client.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { registerAuth } from './plugins/auth.js';
-import { registerErrorHandling } from './plugins/errors.js';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/errors.js';
+import { registerInputGuard } from './plugins/input-guard.js';
+import { createResponseSerializer } from './plugins/serializer.js';
+import { createJobRunner } from './lib/jobs.js';
+import { registerUnitOfWork } from './lib/work.js';
 import { registerWeb } from './plugins/web.js';
 import { createCaptcha } from './plugins/captcha.js';
 import { createMailer } from './plugins/mail.js';
@@ -29,7 +32,7 @@ import { rolesRoutes } from './modules/roles/roles.routes.js';
 import { committeesRoutes } from './modules/committees/committees.routes.js';
 import { formNamesRoutes } from './modules/forms/form-names.routes.js';
 import { formsRoutes } from './modules/forms/forms.routes.js';
-import type { App } from './types.js';
+import type { App, RegisteredRoute } from './types.js';
 
 export type { App } from './types.js';
 export { loadConfig, type Config } from './config.js';
@@ -39,6 +42,10 @@ export interface BuildOptions {
   database?: Database;
   /** The clock for every rule; tests pin it. */
   now?: () => Date;
+  /** How often the job runner looks for due jobs (mail); it is also woken after each commit. */
+  jobPollMs?: number;
+  /** Check every response against its zod schema too (tests): see plugins/serializer.ts. */
+  validateResponses?: boolean;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -62,13 +69,7 @@ const contentSecurityPolicy = {
 
 /** Builds the whole application without listening, so tests can `inject` requests. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
-  const database =
-    options.database ??
-    (await openDatabase(
-      config.databaseUrl
-        ? { kind: 'postgres', url: config.databaseUrl }
-        : { kind: 'pglite', dataDir: `${config.dataDir}/db` },
-    ));
+  const database = options.database ?? (await openDatabase(configuredDatabase(config)));
   const ownsDatabase = !options.database;
 
   const app = Fastify({
@@ -81,28 +82,49 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     genReqId: () => randomUUID(),
     // Keep-alive connections would otherwise hold a shutdown open until they time out.
     forceCloseConnections: 'idle',
+    // Routes that take more (a call description with images) raise it for themselves.
     bodyLimit: 1024 * 1024,
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   try {
     app.setValidatorCompiler(validatorCompiler);
-    app.setSerializerCompiler(serializerCompiler);
+    app.setSerializerCompiler(
+      createResponseSerializer({ validate: options.validateResponses ?? false }),
+    );
     app.decorate('config', config);
     app.decorate('database', database);
+    database.useLogger(app.log);
     app.decorate('db', database.db);
     app.decorate('now', options.now ?? (() => new Date()));
     const mailer = createMailer(config, app.log);
     app.decorate('mailer', mailer);
     app.addHook('onClose', async () => mailer.close());
     app.decorate('captcha', createCaptcha(database.db));
+    const jobs = createJobRunner({
+      db: database.db,
+      now: () => app.now(),
+      log: app.log,
+      pollMs: options.jobPollMs ?? 5_000,
+    });
+    app.decorate('jobs', jobs);
+    // Before the database closes (onClose), let the pass under way finish.
+    app.addHook('preClose', () => jobs.stop());
+    registerUnitOfWork(app);
     app.decorateRequest('user', null);
-    // Every route as "METHOD /path", for the authorization table test that proves each
-    // one has a decided access rule.
-    const routes: string[] = [];
+    // Every route with its body schema, for the tests that go through all of them: the
+    // authorization table (each one has a decided access rule) and the bad-input test.
+    const routes: RegisteredRoute[] = [];
     app.decorate('routes', routes);
     app.addHook('onRoute', (route) => {
       for (const method of [route.method].flat()) {
-        if (method !== 'HEAD') routes.push(`${method} ${route.url}`);
+        if (method !== 'HEAD')
+          routes.push({
+            method,
+            url: route.url,
+            body: route.schema?.body as RegisteredRoute['body'],
+          });
       }
     });
     app.addHook('onSend', async (request, reply) => {
@@ -140,6 +162,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await app.register(
       async (api) => {
         registerAuth(api);
+        registerInputGuard(api);
+        // Answers hold tokens and personal data: no browser or proxy may keep a copy.
+        api.addHook('onSend', async (_request, reply) => {
+          if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
+        });
         await api.register(healthRoutes);
         await api.register(authRoutes);
         await api.register(accountsRoutes);
@@ -156,6 +183,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     );
     await registerWeb(app);
     await app.ready();
+    jobs.start();
   } catch (error) {
     await app.close().catch(() => {});
     if (ownsDatabase) await database.close().catch(() => {});

@@ -6,10 +6,18 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ZodType } from 'zod';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
+import type { JobRunner } from './lib/jobs.js';
 import type { Captcha } from './plugins/captcha.js';
 import type { Mailer } from './plugins/mail.js';
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  body?: ZodType;
+}
 
 /** Who a request acts as, once its token has been checked. */
 export interface AuthUser {
@@ -22,11 +30,16 @@ export interface AuthUser {
 }
 
 /**
- * Who may call a route. `public`: anyone; `user`: any logged-in user; `admin`: admins.
- * Finer rules (chair of this committee, author of this proposal) are checked in the
- * handler against the loaded resource, with the domain's policies.
+ * Who may call a route, checked before anything else (plugins/auth.ts):
+ * - `public`: anyone, logged in or not;
+ * - `registering`: any logged-in user, even a federated one whose registration is
+ *   incomplete (only what completing it needs: their details, completing it, logging out);
+ * - `user` (the default): a logged-in user whose registration is complete;
+ * - `admin`: such a user who is an administrator.
+ * Finer rules (chair of this committee, author of this proposal) are decided in the
+ * service against the loaded resource, by `authorize` with the domain's policies.
  */
-export type RouteAccess = 'public' | 'user' | 'admin';
+export type RouteAccess = 'public' | 'registering' | 'user' | 'admin';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,10 +48,12 @@ declare module 'fastify' {
     db: Db;
     /** The clock every rule reads; tests replace it to pin time. */
     now: () => Date;
-    /** Every registered route as "METHOD /path". */
-    routes: readonly string[];
+    /** Every registered route, with its body schema. */
+    routes: readonly RegisteredRoute[];
     mailer: Mailer;
     captcha: Captcha;
+    /** Work done after commit (mail); see lib/jobs.ts. */
+    jobs: JobRunner;
   }
   interface FastifyRequest {
     user: AuthUser | null;

@@ -30,7 +30,11 @@ describe('POST /committees/', () => {
     expect(created).toEqual({ id: expect.any(Number), name: 'Marine Science', canDelete: true });
     const rows = await auditOf(ctx.app, 'committee', created.id);
     expect(rows).toMatchObject([
-      { action: 'committee.create', actorId: admin.id, before: null, after: created },
+      {
+        action: 'committee.create',
+        actorId: admin.id,
+        changes: { name: { after: 'Marine Science' } },
+      },
     ]);
   });
 
@@ -108,8 +112,7 @@ describe('DELETE /committees/', () => {
     expect(rows).toMatchObject([
       {
         action: 'committee.delete',
-        before: { id: committee.id, name: committee.name, canDelete: true },
-        after: null,
+        changes: { name: { before: committee.name } },
       },
     ]);
   });

@@ -28,7 +28,15 @@ describe('POST /form_names/ without id: create', () => {
       isUsed: false,
     });
     expect(await auditOf(ctx.app, 'form_name', created.id)).toMatchObject([
-      { action: 'form_name.create', actorId: admin.id, after: created },
+      {
+        action: 'form_name.create',
+        actorId: admin.id,
+        changes: {
+          name: { after: created.name },
+          display_name: { after: created.display_name },
+          type: { after: created.type },
+        },
+      },
     ]);
   });
 
@@ -90,8 +98,7 @@ describe('POST /form_names/ with id: edit', () => {
     const [audit] = await auditOf(ctx.app, 'form_name', row.id);
     expect(audit).toMatchObject({
       action: 'form_name.update',
-      before: { display_name: 'Team' },
-      after: { display_name: 'Project team' },
+      changes: { display_name: { before: 'Team', after: 'Project team' } },
     });
     // Leaving name and type out is an edit of the display name too.
     const short = await asAdmin('POST', '/form_names/', { id: row.id, display_name: 'Crew' });
@@ -144,7 +151,14 @@ describe('GET /form_names/ and DELETE /form_names/', () => {
     const deleted = await asAdmin('DELETE', '/form_names/', { id: unused.id });
     expect(deleted.statusCode).toBe(204);
     expect(await auditOf(ctx.app, 'form_name', unused.id)).toMatchObject([
-      { action: 'form_name.delete', before: { id: unused.id, isUsed: false }, after: null },
+      {
+        action: 'form_name.delete',
+        changes: {
+          name: { before: unused.name },
+          display_name: { before: unused.displayName },
+          type: { before: unused.type },
+        },
+      },
     ]);
     expect((await asAdmin('DELETE', '/form_names/', { id: unused.id })).statusCode).toBe(404);
   });

@@ -53,8 +53,13 @@ describe('POST /roles/{userId}/', () => {
     expect(row).toMatchObject({
       action: 'role.create',
       actorId: admin.id,
-      before: null,
-      after: created,
+      changes: {
+        userId: { after: user.id },
+        committeeId: { after: committeeId },
+        role: { after: 'CHAIR' },
+        commencement: { after: created.commencement },
+        termination: { after: created.termination },
+      },
     });
 
     const list = await asAdmin('GET', `/roles/${user.id}/`);
@@ -163,7 +168,11 @@ describe('PATCH /roles/{userId}/', () => {
     });
     const rows = await auditOf(ctx.app, 'role', created.id);
     expect(rows.map((r) => r.action)).toEqual(['role.create', 'role.update']);
-    expect(rows[1]).toMatchObject({ before: created, after: updated });
+    expect(rows[1]!.changes).toEqual({
+      committeeId: { before: created.committeeId, after: other.id },
+      role: { before: created.role, after: updated.role },
+      termination: { before: created.termination, after: updated.termination },
+    });
   });
 
   it('keeps the date rule', async () => {
@@ -202,9 +211,18 @@ describe('DELETE /roles/{id}/', () => {
     expect(res.body).toBe('');
     expect((await asAdmin('GET', `/roles/${user.id}/`)).json()).toEqual([]);
     const rows = await auditOf(ctx.app, 'role', created.id);
-    expect(rows.map((r) => [r.action, r.before, r.after])).toEqual([
-      ['role.create', null, created],
-      ['role.delete', created, null],
+    const fields = {
+      userId: user.id,
+      committeeId: created.committeeId,
+      role: created.role,
+      commencement: created.commencement,
+      termination: created.termination,
+    };
+    const each = (side: 'before' | 'after') =>
+      Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, { [side]: v }]));
+    expect(rows.map((r) => [r.action, r.changes])).toEqual([
+      ['role.create', each('after')],
+      ['role.delete', each('before')],
     ]);
     expect((await asAdmin('DELETE', `/roles/${created.id}/`)).statusCode).toBe(404);
   });

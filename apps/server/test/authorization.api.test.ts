@@ -1,106 +1,186 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../src/db/schema.js';
+import { issueToken } from '../src/modules/auth/tokens.js';
 import { addExtension, saveCall } from '../src/modules/calls/calls.service.js';
+import { createUser } from '../src/modules/users/users.service.js';
 import { makeForm, makeFormName, simpleSchema } from './admin-fixtures.js';
-import { callPayload, makeCallForms } from './call-fixtures.js';
-import {
-  ACTOR_KINDS,
-  createTestApp,
-  giveRole,
-  makeActors,
-  makeCommittee,
-  makeUser,
-  type ActorKind,
-  type TestContext,
-} from './helpers.js';
+import { callPayload, makeCallForms, type CallForms } from './call-fixtures.js';
+import { createTestApp, giveRole, makeCommittee, type TestContext } from './helpers.js';
 
 /**
  * Every API route and the status each kind of caller gets from it, with a request that
  * is otherwise valid. A route the server registers but this table does not list fails
  * the last test, so a new route cannot ship without deciding who may call it.
+ *
+ * Every cell is independent: the caller is a new user with a new token, and a row that
+ * changes something (deletes a role, closes a call, logs out) makes its own target for
+ * each caller, so no row depends on the rows before it or on the order of the callers.
  */
-type Expected = Record<ActorKind, number>;
-/** Rows that need ids read them from the fixtures made once before the table runs. */
-type FromFixtures<T> = T | ((f: Fixtures) => T);
-interface Row {
-  route: string;
-  /** Values for the route's `:params`. */
-  params?: FromFixtures<Record<string, number>>;
-  query?: FromFixtures<Record<string, string | number>>;
-  payload?: FromFixtures<Record<string, unknown>>;
-  expect: Expected;
+const PERSONAS = [
+  'anonymous',
+  'deactivated',
+  'incomplete',
+  'user',
+  'member',
+  'otherChair',
+  'chair',
+  'admin',
+] as const;
+type Persona = (typeof PERSONAS)[number];
+type Expected = Record<Persona, number>;
+
+/** The shared, read-only world the rows act in. */
+interface World {
+  ctx: TestContext;
+  committeeId: number;
+  otherCommitteeId: number;
+  forms: CallForms;
+  call: number;
+  formName: number;
+  form: number;
+  admin: { id: number; isAdmin: true };
 }
 
-const resolve = <T>(value: FromFixtures<T>, f: Fixtures): T =>
-  typeof value === 'function' ? (value as (f: Fixtures) => T)(f) : value;
+interface Request {
+  params?: Record<string, number | string>;
+  query?: Record<string, string>;
+  payload?: Record<string, unknown>;
+}
 
+interface Row {
+  route: string;
+  /** The request's parts, made for one cell (and its own targets, when it changes something). */
+  request?: (w: World) => Promise<Request> | Request;
+  expect: Expected;
+  note?: string;
+}
+
+/** Open to all: a token changes nothing, and a dead one is ignored. */
 const everyone = (status: number): Expected => ({
   anonymous: status,
+  deactivated: status,
+  incomplete: status,
   user: status,
   member: status,
+  otherChair: status,
   chair: status,
   admin: status,
 });
-const loggedIn = (status: number): Expected => ({ ...everyone(status), anonymous: 401 });
-/** Chair actions on the committee's calls: admins count as chairs everywhere. */
+/** Any logged-in user whose registration is complete; a deactivated user's token is dead. */
+const loggedIn = (status: number): Expected => ({
+  ...everyone(status),
+  anonymous: 401,
+  deactivated: 401,
+  incomplete: 403,
+});
+/** Open to an incomplete registration too: what completing it needs. */
+const registering = (status: number): Expected => ({ ...loggedIn(status), incomplete: status });
+/** Chairs of the call's committee, and admins, who count as chairs everywhere. */
 const chairsOnly = (status: number): Expected => ({
-  anonymous: 401,
-  user: 403,
-  member: 403,
+  ...loggedIn(403),
   chair: status,
   admin: status,
 });
-/** Admin routes: everyone else is refused before the request is looked at. */
-const adminOnly = (status: number): Expected => ({
-  anonymous: 401,
-  user: 403,
-  member: 403,
-  chair: 403,
-  admin: status,
-});
+/** Chairs of any committee. */
+const anyChair = (status: number): Expected => ({ ...chairsOnly(status), otherChair: status });
+const adminOnly = (status: number): Expected => ({ ...loggedIn(403), admin: status });
+
+const unique = () => randomBytes(4).toString('hex');
+const DAY = 24 * 60 * 60 * 1000;
+
+/** A user straight in the database; no password, since every caller gets a token directly. */
+async function newUser(w: World, overrides: Partial<typeof users.$inferInsert> = {}) {
+  const name = `authz_${unique()}`;
+  return createUser(w.ctx.app.db, {
+    username: name,
+    email: `${name}@example.org`,
+    firstName: 'Table',
+    lastName: 'Caller',
+    emailVerified: true,
+    password: null,
+    ...overrides,
+  });
+}
+
+async function headersOf(w: World, persona: Persona): Promise<Record<string, string>> {
+  if (persona === 'anonymous') return {};
+  const now = w.ctx.clock.now();
+  const user = await newUser(w, {
+    isAdmin: persona === 'admin',
+    registrationComplete: persona !== 'incomplete',
+  });
+  if (persona === 'member') await giveRole(w.ctx.app, user.id, w.committeeId, 'MEMBER', now);
+  if (persona === 'chair') await giveRole(w.ctx.app, user.id, w.committeeId, 'CHAIR', now);
+  if (persona === 'otherChair')
+    await giveRole(w.ctx.app, user.id, w.otherCommitteeId, 'CHAIR', now);
+  const key = await issueToken(w.ctx.app.db, user.id, now);
+  if (persona === 'deactivated')
+    await w.ctx.app.db.update(users).set({ isActive: false }).where(eq(users.id, user.id));
+  return { authorization: `Token ${key}` };
+}
+
+const newCall = (w: World, daysAgo = 0) =>
+  w.ctx.app.writeAs(w.admin, (work) =>
+    saveCall(
+      work,
+      callPayload(w.committeeId, w.forms, new Date(w.ctx.clock.now().getTime() - daysAgo * DAY)),
+    ),
+  );
 
 const table: Row[] = [
   { route: 'GET /api/v1/health', expect: everyone(200) },
+  { route: 'GET /api/v1/live', expect: everyone(200) },
   // Wrong credentials on purpose: the route is open to all, and a bad login is a 400 for anyone.
   {
     route: 'POST /api/v1/auth/login/',
-    payload: { username: 'nobody', password: 'wrong password' },
+    request: () => ({ payload: { username: `nobody_${unique()}`, password: 'wrong password' } }),
     expect: everyone(400),
   },
   { route: 'GET /api/v1/auth/captcha/', expect: everyone(200) },
-  { route: 'POST /api/v1/auth/registration/', payload: {}, expect: everyone(400) },
+  {
+    route: 'POST /api/v1/auth/registration/',
+    request: () => ({ payload: {} }),
+    expect: everyone(400),
+  },
   {
     route: 'POST /api/v1/auth/registration/verify-email/',
-    payload: { key: 'no-such-key' },
+    request: () => ({ payload: { key: 'no-such-key' } }),
     expect: everyone(404),
   },
   {
     route: 'POST /api/v1/auth/registration/resend-email/',
-    payload: { email: 'nobody@example.org' },
+    request: () => ({ payload: { email: 'nobody@example.org' } }),
     expect: everyone(200),
   },
   {
     route: 'POST /api/v1/auth/password/reset/',
-    payload: { email: 'nobody@example.org' },
+    request: () => ({ payload: { email: 'nobody@example.org' } }),
     expect: everyone(200),
   },
   {
     route: 'POST /api/v1/auth/password/reset/confirm/',
-    payload: {
-      uid: 'MQ',
-      token: 'not-a-token',
-      newPassword1: 'a new pass phrase',
-      newPassword2: 'a new pass phrase',
-    },
+    request: () => ({
+      payload: {
+        uid: 'MQ',
+        token: 'not-a-token',
+        newPassword1: 'a new pass phrase',
+        newPassword2: 'a new pass phrase',
+      },
+    }),
     expect: everyone(400),
   },
   {
-    // A wrong old password on purpose, so the callers' passwords stay as they are.
+    // Callers have no password, so the change is refused as bad input for everyone let in.
     route: 'POST /api/v1/auth/password/change/',
-    payload: {
-      oldPassword: 'wrong password',
-      newPassword1: 'a new pass phrase',
-      newPassword2: 'a new pass phrase',
-    },
+    request: () => ({
+      payload: {
+        oldPassword: 'wrong password',
+        newPassword1: 'a new pass phrase',
+        newPassword2: 'a new pass phrase',
+      },
+    }),
     expect: loggedIn(400),
   },
   { route: 'GET /api/v1/auth/methods/', expect: everyone(200) },
@@ -108,244 +188,290 @@ const table: Row[] = [
   // oidc.api.test.ts covers them switched on.
   { route: 'GET /api/v1/auth/oidc/login/', expect: everyone(404) },
   { route: 'GET /api/v1/auth/oidc/callback/', expect: everyone(404) },
-  { route: 'POST /api/v1/auth/oidc/exchange/', payload: { code: 'x' }, expect: everyone(404) },
+  {
+    route: 'POST /api/v1/auth/oidc/exchange/',
+    request: () => ({ payload: { code: 'x' } }),
+    expect: everyone(404),
+  },
   { route: 'POST /api/v1/auth/oidc/link/', expect: loggedIn(404) },
-  { route: 'POST /api/v1/auth/complete_registration/', payload: {}, expect: loggedIn(400) },
-  { route: 'GET /api/v1/user_details/', expect: loggedIn(200) },
-  { route: 'PATCH /api/v1/user_details/', payload: { is_student: true }, expect: loggedIn(200) },
+  {
+    // Only an incomplete registration can be completed; a complete one is a conflict.
+    route: 'POST /api/v1/auth/complete_registration/',
+    request: () => ({
+      payload: {
+        institution: 'Example University',
+        gender_choice: 'OTHER',
+        phone_number: '+61 2 1234 5678',
+        is_student: false,
+      },
+    }),
+    expect: { ...registering(409), incomplete: 200 },
+  },
+  { route: 'POST /api/v1/auth/logout/', expect: registering(200) },
+  { route: 'GET /api/v1/user_details/', expect: registering(200) },
+  {
+    route: 'PATCH /api/v1/user_details/',
+    request: () => ({ payload: { is_student: true } }),
+    expect: loggedIn(200),
+  },
   { route: 'GET /api/v1/user_hash/', expect: loggedIn(200) },
   { route: 'POST /api/v1/user_hash/', expect: loggedIn(200) },
-  // Administration. Admin is the last caller of each row, so a row that deletes or
-  // creates something does it once, after the others were refused.
+  // Administration.
   { route: 'GET /api/v1/users/', expect: adminOnly(200) },
-  { route: 'GET /api/v1/users/:id/', params: (f) => ({ id: f.target.id }), expect: adminOnly(200) },
+  {
+    route: 'GET /api/v1/users/:id/',
+    request: async (w) => ({ params: { id: (await newUser(w)).id } }),
+    expect: adminOnly(200),
+  },
   {
     route: 'PATCH /api/v1/users/:id/',
-    params: (f) => ({ id: f.target.id }),
-    payload: { is_admin: false, is_active: true },
+    request: async (w) => ({
+      params: { id: (await newUser(w)).id },
+      payload: { is_admin: false, is_active: true },
+    }),
     expect: adminOnly(200),
   },
   {
     route: 'GET /api/v1/roles/:userId/',
-    params: (f) => ({ userId: f.target.id }),
+    request: async (w) => ({ params: { userId: (await newUser(w)).id } }),
     expect: adminOnly(200),
   },
   {
     route: 'POST /api/v1/roles/:userId/',
-    params: (f) => ({ userId: f.target.id }),
-    payload: (f) => ({
-      committeeId: f.committeeId,
-      role: 'MEMBER',
-      commencement: '2026-01-01',
-      termination: '2026-12-31',
+    request: async (w) => ({
+      params: { userId: (await newUser(w)).id },
+      payload: {
+        committeeId: w.committeeId,
+        role: 'MEMBER',
+        commencement: '2026-01-01',
+        termination: '2026-12-31',
+      },
     }),
     expect: adminOnly(201),
   },
   {
     route: 'PATCH /api/v1/roles/:userId/',
-    params: (f) => ({ userId: f.target.id }),
-    payload: (f) => ({
-      id: f.roleToEdit,
-      committeeId: f.committeeId,
-      role: 'CHAIR',
-      commencement: '2026-01-01',
-      termination: '2027-12-31',
-    }),
+    request: async (w) => {
+      const target = await newUser(w);
+      const role = await giveRole(w.ctx.app, target.id, w.committeeId, 'MEMBER', w.ctx.clock.now());
+      return {
+        params: { userId: target.id },
+        payload: {
+          id: role.id,
+          committeeId: w.committeeId,
+          role: 'CHAIR',
+          commencement: '2026-01-01',
+          termination: '2027-12-31',
+        },
+      };
+    },
     expect: adminOnly(200),
   },
   {
     route: 'DELETE /api/v1/roles/:id/',
-    params: (f) => ({ id: f.roleToDelete }),
+    request: async (w) => {
+      const target = await newUser(w);
+      const role = await giveRole(w.ctx.app, target.id, w.committeeId, 'MEMBER', w.ctx.clock.now());
+      return { params: { id: role.id } };
+    },
     expect: adminOnly(204),
   },
   {
     route: 'GET /api/v1/committee_members/',
-    query: (f) => ({ committee: f.committeeId }),
+    request: (w) => ({ query: { committee: String(w.committeeId) } }),
     expect: adminOnly(200),
   },
   { route: 'GET /api/v1/committees/', expect: adminOnly(200) },
   {
     route: 'GET /api/v1/committees/:id/',
-    params: (f) => ({ id: f.committeeId }),
+    request: (w) => ({ params: { id: w.committeeId } }),
     expect: adminOnly(200),
   },
   {
     route: 'POST /api/v1/committees/',
-    payload: { name: 'Authorization table committee' },
+    request: () => ({ payload: { name: `Committee ${unique()}` } }),
     expect: adminOnly(201),
   },
   {
     route: 'DELETE /api/v1/committees/',
-    payload: (f) => ({ id: f.emptyCommittee }),
+    request: async (w) => ({ payload: { id: (await makeCommittee(w.ctx.app)).id } }),
     expect: adminOnly(204),
   },
   { route: 'GET /api/v1/form_names/', expect: adminOnly(200) },
   {
     route: 'POST /api/v1/form_names/',
-    payload: { name: 'authorization_table', display_name: 'Authorization table', type: 0 },
+    request: () => ({
+      payload: { name: `authz_${unique()}`, display_name: 'Authorization table', type: 0 },
+    }),
     expect: adminOnly(201),
   },
   {
     route: 'DELETE /api/v1/form_names/',
-    payload: (f) => ({ id: f.unusedFormName }),
+    request: async (w) => ({ payload: { id: (await makeFormName(w.ctx.app)).id } }),
     expect: adminOnly(204),
   },
-  // Chairs read forms too, to choose them for their calls.
-  { route: 'GET /api/v1/forms/', expect: chairsOnly(200) },
-  { route: 'GET /api/v1/forms/', query: (f) => ({ id: f.form }), expect: chairsOnly(200) },
-  { route: 'GET /api/v1/users/lookup/', query: { q: 'user' }, expect: chairsOnly(200) },
+  // Chairs of any committee read forms too, to choose them for their calls.
+  { route: 'GET /api/v1/forms/', expect: anyChair(200) },
+  {
+    route: 'GET /api/v1/forms/',
+    note: 'one form',
+    request: (w) => ({ query: { id: String(w.form) } }),
+    expect: anyChair(200),
+  },
+  {
+    route: 'GET /api/v1/users/lookup/',
+    request: () => ({ query: { q: 'Table' } }),
+    expect: anyChair(200),
+  },
   {
     route: 'POST /api/v1/forms/',
-    payload: (f) => ({
-      isNew: true,
-      name: f.formName,
-      version: 'authorization',
-      jsonSchema: simpleSchema,
-      uiSchema: {},
-      options: null,
+    request: (w) => ({
+      payload: {
+        isNew: true,
+        name: w.formName,
+        version: `authz ${unique()}`,
+        jsonSchema: simpleSchema,
+        uiSchema: {},
+        options: null,
+      },
     }),
     expect: adminOnly(201),
   },
   {
     route: 'DELETE /api/v1/forms/',
-    payload: (f) => ({ id: f.formToDelete }),
+    request: async (w) => ({ payload: { id: (await makeForm(w.ctx.app, w.formName)).id } }),
     expect: adminOnly(204),
   },
   { route: 'GET /api/v1/form_examples/', expect: adminOnly(200) },
+  // Calls.
   { route: 'GET /api/v1/calls/', expect: loggedIn(200) },
   { route: 'GET /api/v1/calls/open/', expect: loggedIn(200) },
   { route: 'GET /api/v1/calls/closed/', expect: loggedIn(200) },
-  { route: 'GET /api/v1/calls/:id/', params: (f) => ({ id: f.call }), expect: loggedIn(200) },
+  {
+    route: 'GET /api/v1/calls/:id/',
+    request: (w) => ({ params: { id: w.call } }),
+    expect: loggedIn(200),
+  },
   {
     route: 'GET /api/v1/calls/:id/manage/',
-    params: (f) => ({ id: f.call }),
+    request: (w) => ({ params: { id: w.call } }),
     expect: chairsOnly(200),
   },
   {
     route: 'GET /api/v1/proposal_form_order/:callId/',
-    params: (f) => ({ callId: f.call }),
+    request: (w) => ({ params: { callId: w.call } }),
     expect: loggedIn(200),
   },
   {
     route: 'GET /api/v1/review_form_order/:callId/',
-    params: (f) => ({ callId: f.call }),
+    request: (w) => ({ params: { callId: w.call } }),
     expect: loggedIn(200),
   },
-  { route: 'POST /api/v1/new_call/', payload: (f) => f.newCall, expect: chairsOnly(201) },
   {
-    route: 'POST /api/v1/new_extension/',
-    payload: (f) => ({
-      callId: f.call,
-      user: f.target.id,
-      commencement: '2026-06-10T00:00:00Z',
-      termination: '2026-06-12T00:00:00Z',
-      reason: 'Illness',
+    // A chair of another committee chairs calls, but not in this committee.
+    route: 'POST /api/v1/new_call/',
+    request: (w) => ({
+      payload: callPayload(w.committeeId, w.forms, w.ctx.clock.now()) as Record<string, unknown>,
     }),
     expect: chairsOnly(201),
   },
   {
-    // The chair deletes it; the admin then finds nothing to delete.
-    route: 'DELETE /api/v1/delete_extension/',
-    payload: (f) => ({ callId: f.call, extensionId: f.extension }),
-    expect: { ...chairsOnly(204), admin: 404 },
+    route: 'POST /api/v1/new_extension/',
+    request: async (w) => ({
+      payload: {
+        callId: w.call,
+        user: (await newUser(w)).id,
+        commencement: '2026-06-10T00:00:00Z',
+        termination: '2026-06-12T00:00:00Z',
+        reason: 'Illness',
+      },
+    }),
+    expect: chairsOnly(201),
   },
   {
-    // The chair closes it; the admin then finds it closed already.
-    route: 'POST /api/v1/close_call/',
-    payload: (f) => ({ callId: f.closableCall }),
-    expect: { ...chairsOnly(200), admin: 409 },
+    route: 'DELETE /api/v1/delete_extension/',
+    request: async (w) => {
+      const now = w.ctx.clock.now();
+      const user = await newUser(w);
+      const extension = await w.ctx.app.writeAs(w.admin, (work) =>
+        addExtension(work, {
+          callId: w.call,
+          user: user.id,
+          commencement: now.toISOString(),
+          termination: now.toISOString(),
+          reason: '',
+        }),
+      );
+      return { payload: { callId: w.call, extensionId: extension.id } };
+    },
+    expect: chairsOnly(204),
   },
-  // Last, because it revokes each caller's token.
-  { route: 'POST /api/v1/auth/logout/', expect: loggedIn(200) },
+  {
+    // A call whose review period ended: closable once, by each chair on their own copy.
+    route: 'POST /api/v1/close_call/',
+    request: async (w) => ({ payload: { callId: await newCall(w, 60) } }),
+    expect: chairsOnly(200),
+  },
 ];
 
-let ctx: TestContext;
-let actors: Awaited<ReturnType<typeof makeActors>>;
-let fixtures: Fixtures;
-
-/** Things the admin rows act on, apart from the callers so none of them changes. */
-async function makeFixtures(ctx: TestContext, committeeId: number) {
-  const now = ctx.clock.now();
-  const target = await makeUser(ctx.app);
-  const formName = await makeFormName(ctx.app);
-  return {
-    target,
-    committeeId,
-    roleToEdit: (await giveRole(ctx.app, target.id, committeeId, 'MEMBER', now)).id,
-    roleToDelete: (await giveRole(ctx.app, target.id, committeeId, 'MEMBER', now)).id,
-    emptyCommittee: (await makeCommittee(ctx.app)).id,
-    formName: formName.id,
-    unusedFormName: (await makeFormName(ctx.app)).id,
-    form: (await makeForm(ctx.app, formName.id)).id,
-    formToDelete: (await makeForm(ctx.app, formName.id)).id,
-    ...(await callFixtures(ctx, committeeId, target.id)),
-  };
-}
-type Fixtures = Awaited<ReturnType<typeof makeFixtures>>;
-
-async function callFixtures(ctx: TestContext, committeeId: number, targetId: number) {
-  const now = ctx.clock.now();
-  const forms = await makeCallForms(ctx.app);
-  const admin = { id: (await makeUser(ctx.app, { isAdmin: true })).id, isAdmin: true, roles: [] };
-  const call = await saveCall(ctx.app.db, admin, callPayload(committeeId, forms, now), now);
-  const past = new Date(now.getTime() - 60 * 24 * 60 * 60 * 1000);
-  const closableCall = await saveCall(
-    ctx.app.db,
-    admin,
-    callPayload(committeeId, forms, past),
-    now,
-  );
-  const extension = await addExtension(
-    ctx.app.db,
-    admin,
-    {
-      callId: call,
-      user: targetId,
-      commencement: now.toISOString(),
-      termination: now.toISOString(),
-      reason: '',
-    },
-    now,
-  );
-  return { call, closableCall, extension, newCall: callPayload(committeeId, forms, now) };
-}
+let world: World;
 
 beforeAll(async () => {
-  ctx = await createTestApp();
-  actors = await makeActors(ctx);
-  fixtures = await makeFixtures(ctx, actors.committee.id);
+  const ctx = await createTestApp();
+  const committee = await makeCommittee(ctx.app);
+  const otherCommittee = await makeCommittee(ctx.app);
+  const forms = await makeCallForms(ctx.app);
+  const adminUser = await createUser(ctx.app.db, {
+    username: `authz_admin_${unique()}`,
+    email: `authz_admin_${unique()}@example.org`,
+    isAdmin: true,
+    emailVerified: true,
+    password: null,
+  });
+  const formName = await makeFormName(ctx.app);
+  world = {
+    ctx,
+    committeeId: committee.id,
+    otherCommitteeId: otherCommittee.id,
+    forms,
+    call: 0,
+    formName: formName.id,
+    form: (await makeForm(ctx.app, formName.id)).id,
+    admin: { id: adminUser.id, isAdmin: true },
+  };
+  world.call = await newCall(world);
 });
-afterAll(() => ctx.close());
+afterAll(() => world.ctx.close());
 
 describe('authorization table', () => {
   for (const row of table) {
-    for (const kind of ACTOR_KINDS) {
-      const name = `${row.route}${row.query ? ' with a query' : ''} as ${kind} -> ${row.expect[kind]}`;
+    for (const persona of PERSONAS) {
+      const name = `${row.route}${row.note ? ` (${row.note})` : ''} as ${persona} -> ${row.expect[persona]}`;
       it(name, async () => {
         const [method, path] = row.route.split(' ') as [
           'GET' | 'POST' | 'PATCH' | 'DELETE',
           string,
         ];
-        const params = row.params ? resolve(row.params, fixtures) : {};
-        const url = path.replace(/:(\w+)/g, (_m, key: string) => String(params[key]));
-        const query = row.query ? resolve(row.query, fixtures) : undefined;
-        const payload = row.payload === undefined ? undefined : resolve(row.payload, fixtures);
-        const res = await ctx.app.inject({
+        const request = row.request ? await row.request(world) : {};
+        const url = path.replace(/:(\w+)/g, (_m, key: string) => String(request.params?.[key]));
+        const res = await world.ctx.app.inject({
           method,
           url,
-          headers: actors.headers[kind],
-          ...(query
-            ? { query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) }
-            : {}),
-          ...(payload === undefined ? {} : { payload }),
+          headers: await headersOf(world, persona),
+          ...(request.query ? { query: request.query } : {}),
+          ...(request.payload === undefined ? {} : { payload: request.payload }),
         });
-        expect(res.statusCode, res.body).toBe(row.expect[kind]);
+        expect(res.statusCode, res.body).toBe(row.expect[persona]);
+        if (res.statusCode === 403 && persona === 'incomplete')
+          expect(res.json()).toMatchObject({ code: 'registration_incomplete' });
       });
     }
   }
 
   it('lists every API route the server registers', () => {
-    const registered = ctx.app.routes.filter((r) => r.split(' ')[1]!.startsWith('/api/v1/'));
+    const registered = world.ctx.app.routes
+      .map((r) => `${r.method} ${r.url}`)
+      .filter((r) => r.split(' ')[1]!.startsWith('/api/v1/'));
     const listed = table.map((r) => r.route);
     expect(
       registered.filter((r) => !listed.includes(r)),

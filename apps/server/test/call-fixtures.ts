@@ -1,6 +1,6 @@
 import type { CallSave } from '@merit/contract';
 import type { App } from '../src/app.js';
-import { proposals, reviews } from '../src/db/schema.js';
+import { proposalReviewers, proposals, reviews } from '../src/db/schema.js';
 import { makeForm, makeFormName } from './admin-fixtures.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -76,4 +76,10 @@ export async function makeReview(app: App, proposalId: number, reviewerId: numbe
     .values({ proposalId, reviewerId, createdAt: now, updatedAt: now })
     .returning();
   return row!;
+}
+
+/** Reviewers a chair assigned, straight in the database, as the reviews feature will. */
+export async function assignReviewers(app: App, proposalId: number, userIds: number[]) {
+  if (userIds.length === 0) return;
+  await app.db.insert(proposalReviewers).values(userIds.map((userId) => ({ proposalId, userId })));
 }

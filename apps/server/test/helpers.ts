@@ -69,6 +69,8 @@ export class TestClock {
 export interface TestContext {
   app: App;
   database: Database;
+  /** The PostgreSQL URL of the test's database; undefined on PGlite. */
+  databaseUrl: string | undefined;
   clock: TestClock;
   dataDir: string;
   close: () => Promise<void>;
@@ -81,7 +83,7 @@ export interface TestAppOptions {
 
 /** Builds the app on a fresh database, for `app.inject` tests. Call `close` in `afterAll`. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestContext> {
-  const { database, drop } = await freshDatabase();
+  const { database, url: databaseUrl, drop } = await freshDatabase();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'merit-test-'));
   const clock = new TestClock();
   const config = loadConfig({
@@ -91,10 +93,16 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestC
     MANUAL_PATH: path.join(dataDir, 'manual.pdf'),
     ...options.env,
   });
-  const app = await buildApp(config, { database, now: clock.now, logger: options.logger ?? false });
+  const app = await buildApp(config, {
+    database,
+    now: clock.now,
+    logger: options.logger ?? false,
+    validateResponses: true,
+  });
   return {
     app,
     database,
+    databaseUrl,
     clock,
     dataDir,
     close: async () => {

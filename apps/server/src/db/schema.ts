@@ -4,6 +4,7 @@ import {
   check,
   index,
   integer,
+  json,
   jsonb,
   pgTable,
   primaryKey,
@@ -152,15 +153,20 @@ export const captchaUses = pgTable(
   (t) => [index('captcha_uses_expires_idx').on(t.expiresAt)],
 );
 
-/** Failed logins per username, for the lockout after too many in a window. */
-export const loginFailures = pgTable(
-  'login_failures',
+/**
+ * Login attempt counters (lib/login-throttle.ts): one row per bucket, a username or a
+ * username with a client address. A window starts at the first attempt and lasts
+ * 15 minutes; the count is raised in the same statement that reads it, so the limits
+ * hold whatever the concurrency and across app processes.
+ */
+export const loginThrottle = pgTable(
+  'login_throttle',
   {
-    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-    username: varchar('username', { length: 150 }).notNull(),
-    at: timestamp('at', { withTimezone: true }).notNull(),
+    bucket: varchar('bucket', { length: 400 }).primaryKey(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    count: integer('count').notNull(),
   },
-  (t) => [index('login_failures_username_at_idx').on(t.username, t.at)],
+  (t) => [index('login_throttle_window_idx').on(t.windowStart)],
 );
 
 /** Fixed-window request counters, shared by every app process through the database. */
@@ -249,11 +255,13 @@ export const forms = pgTable(
       .notNull()
       .references(() => formNames.id, { onDelete: 'restrict' }),
     version: varchar('version', { length: 20 }).notNull(),
-    jsonSchema: jsonb('json_schema').$type<Record<string, unknown>>().notNull(),
-    uiSchema: jsonb('ui_schema').$type<Record<string, unknown>>().notNull(),
-    initialData: jsonb('initial_data').$type<Record<string, unknown>>(),
+    // `json`, not `jsonb`: jsonb reorders object keys, and a schema's property order is
+    // the order its fields appear in the form. These are read whole, never queried into.
+    jsonSchema: json('json_schema').$type<Record<string, unknown>>().notNull(),
+    uiSchema: json('ui_schema').$type<Record<string, unknown>>().notNull(),
+    initialData: json('initial_data').$type<Record<string, unknown>>(),
     /** Null for types without options; see packages/domain forms/form-options.ts. */
-    options: jsonb('options').$type<Record<string, unknown>>(),
+    options: json('options').$type<Record<string, unknown>>(),
     ...timestamps,
   },
   (t) => [
@@ -263,8 +271,8 @@ export const forms = pgTable(
 );
 
 /**
- * Who changed what, written in the same transaction as the change: admin changes now,
- * state changes later. `before` is null for a creation, `after` for a deletion.
+ * Who changed what, written in the same transaction as the change (lib/audit.ts).
+ * `changes` holds each changed field with its value before and after, capped in size.
  */
 export const auditLog = pgTable(
   'audit_log',
@@ -277,8 +285,10 @@ export const auditLog = pgTable(
     action: varchar('action', { length: 50 }).notNull(),
     entityType: varchar('entity_type', { length: 50 }).notNull(),
     entityId: integer('entity_id').notNull(),
-    before: jsonb('before'),
-    after: jsonb('after'),
+    /** `{ field: { before, after } }`; a creation has no `before`, a deletion no `after`. */
+    changes: jsonb('changes')
+      .$type<Record<string, { before?: unknown; after?: unknown }>>()
+      .notNull(),
   },
   (t) => [
     index('audit_log_entity_idx').on(t.entityType, t.entityId),
@@ -307,6 +317,8 @@ export const calls = pgTable(
     description: text('description').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     lastModified: timestamp('last_modified', { withTimezone: true }).notNull(),
+    /** Raised by every edit, so an edit made on a stale copy is refused (409), not merged. */
+    version: integer('version').notNull().default(1),
   },
   (t) => [
     index('calls_committee_idx').on(t.committeeId),
@@ -445,4 +457,32 @@ export const reviews = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
   (t) => [uniqueIndex('reviews_proposal_reviewer_idx').on(t.proposalId, t.reviewerId)],
+);
+
+/**
+ * Work done after a transaction commits (lib/jobs.ts): mail, for now. A job is written
+ * in the same transaction as the change it follows, so it exists exactly when the change
+ * does; every app process runs due jobs, each claimed by one with FOR UPDATE SKIP LOCKED.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    kind: varchar('kind', { length: 50 }).notNull(),
+    payload: jsonb('payload').notNull(),
+    /** Not before this time: the first run, or the next try after a failure. */
+    runAt: timestamp('run_at', { withTimezone: true }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    /** A process that claimed the job holds it until then; a crashed one lets it go. */
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    /** Set when the job gave up after its last attempt; done jobs are deleted. */
+    failedAt: timestamp('failed_at', { withTimezone: true }),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('jobs_due_idx')
+      .on(t.runAt)
+      .where(sql`${t.failedAt} is null`),
+  ],
 );

@@ -7,6 +7,7 @@ export type AuditAction =
   | 'user.revoke_admin'
   | 'user.deactivate'
   | 'user.reactivate'
+  | 'user.complete_registration'
   | 'role.create'
   | 'role.update'
   | 'role.delete'
@@ -24,29 +25,67 @@ export type AuditAction =
   | 'extension.create'
   | 'extension.delete';
 
+/** A value longer than this, as JSON, is kept as its start and its length. */
+export const AUDIT_VALUE_CAP = 1000;
+
+type Snapshot = Record<string, unknown>;
+export type AuditChanges = Record<string, { before?: unknown; after?: unknown }>;
+
 export interface AuditEntry {
-  actorId: number;
-  at: Date;
   action: AuditAction;
   entityId: number;
-  /** The entity as the API presents it before the change; absent for a creation. */
-  before?: unknown;
-  /** The entity as the API presents it after the change; absent for a deletion. */
-  after?: unknown;
+  /** The entity before the change, field by field; absent for a creation. */
+  before?: Snapshot;
+  /** The entity after the change; absent for a deletion. */
+  after?: Snapshot;
+}
+
+/** JSON as the log keeps it: Dates as ISO strings, like everything the API sends. */
+const asJson = (value: unknown): string | undefined => JSON.stringify(value);
+
+/** A value small enough to keep whole, or its first characters and its length. */
+function capped(value: unknown): unknown {
+  const json = asJson(value);
+  if (json === undefined || json.length <= AUDIT_VALUE_CAP) return value ?? null;
+  return `${json.slice(0, AUDIT_VALUE_CAP)}… (${json.length} characters in all)`;
 }
 
 /**
- * Records one change. Call it with the transaction that makes the change, so the log
- * and the data cannot disagree: either both are written or neither is.
+ * The fields that differ between two snapshots, each with its value before and after
+ * (capped). A creation lists every field with only `after`, a deletion with only `before`.
  */
-export async function writeAudit(tx: Tx, entry: AuditEntry): Promise<void> {
+export function changesBetween(before: Snapshot | undefined, after: Snapshot | undefined) {
+  const changes: AuditChanges = {};
+  const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
+  for (const key of keys) {
+    const was = before?.[key];
+    const is = after?.[key];
+    if (before && after && asJson(was) === asJson(is)) continue;
+    changes[key] = {
+      ...(before && key in before ? { before: capped(was) } : {}),
+      ...(after && key in after ? { after: capped(is) } : {}),
+    };
+  }
+  return changes;
+}
+
+/**
+ * Records one change: who, when, what, and the fields that changed. Call it with the
+ * transaction that makes the change (through the unit of work's `audit`), so the log and
+ * the data cannot disagree: either both are written or neither is.
+ */
+export async function writeAudit(
+  tx: Tx,
+  actorId: number | null,
+  at: Date,
+  entry: AuditEntry,
+): Promise<void> {
   await tx.insert(auditLog).values({
-    actorId: entry.actorId,
-    at: entry.at,
+    actorId,
+    at,
     action: entry.action,
     entityType: entry.action.slice(0, entry.action.indexOf('.')),
     entityId: entry.entityId,
-    before: entry.before ?? null,
-    after: entry.after ?? null,
+    changes: changesBetween(entry.before, entry.after),
   });
 }

@@ -1,7 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 
-function pgCode(error: unknown): string | undefined {
-  // node-postgres puts the code on the error; drizzle wraps PGlite's in `cause`.
+/** PostgreSQL's SQLSTATE of a failed query, from either driver. */
+export function pgCode(error: unknown): string | undefined {
+  // node-postgres puts the code on the error; drizzle wraps both drivers' in `cause`.
   const e = error as { code?: unknown; cause?: { code?: unknown } } | null;
   const code = e?.code ?? e?.cause?.code;
   return typeof code === 'string' ? code : undefined;

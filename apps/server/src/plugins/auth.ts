@@ -1,7 +1,9 @@
+import { errorCodes } from '@merit/contract';
 import { messages } from '@merit/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { forbidden, notAuthenticated } from '../lib/http-errors.js';
+import { forbidden, HttpError, notAuthenticated } from '../lib/http-errors.js';
 import { authenticateKey } from '../modules/auth/tokens.js';
+import { clientKey } from '../lib/client-address.js';
 import { hitRateLimit } from '../lib/rate-limit.js';
 
 const SCHEME = /^Token\s+(\S+)\s*$/i;
@@ -13,10 +15,14 @@ export function tokenKeyFrom(request: FastifyRequest): string | null {
   return SCHEME.exec(header)?.[1] ?? null;
 }
 
+export const registrationIncompleteMessage =
+  'Complete your registration first: add your institution, gender and phone number.';
+
 /**
  * The one checkpoint for "who is calling and may they reach this route at all".
  * Routes are closed by default: a route must say `config: { access: 'public' }` to be
- * open to anonymous callers, so a forgotten setting fails safe.
+ * open to anonymous callers, and `'registering'` to be open to an account whose
+ * registration is incomplete, so a forgotten setting fails safe.
  */
 export function registerAuth(scope: FastifyInstance): void {
   scope.addHook('onRequest', async (request) => {
@@ -24,7 +30,7 @@ export function registerAuth(scope: FastifyInstance): void {
     if (authRateLimit) {
       await hitRateLimit(
         scope.db,
-        `auth-ip:${request.ip}`,
+        `auth-ip:${clientKey(request.ip)}`,
         scope.config.authRateLimitPerIp,
         scope.now(),
       );
@@ -33,6 +39,8 @@ export function registerAuth(scope: FastifyInstance): void {
     if (key) request.user = await authenticateKey(scope.db, key, scope.now());
     if (access === 'public') return;
     if (!request.user) throw notAuthenticated(messages.notAuthenticated);
+    if (access !== 'registering' && !request.user.registrationComplete)
+      throw new HttpError(403, errorCodes.registrationIncomplete, registrationIncompleteMessage);
     if (access === 'admin' && !request.user.isAdmin) throw forbidden(messages.noPermission);
   });
 }

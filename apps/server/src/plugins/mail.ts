@@ -10,8 +10,6 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
-  /** The link the mail is about; logged when mail goes to the outbox so a developer can follow it. */
-  link?: string;
 }
 
 export interface Mailer {
@@ -21,8 +19,9 @@ export interface Mailer {
 
 /**
  * Mail goes over SMTP when SMTP_URL is set. Otherwise each message is written as an
- * .eml file under DATA_DIR/outbox and its link is logged, so an installation with no
- * mail server still lets people verify accounts and reset passwords.
+ * .eml file under DATA_DIR/outbox and the file's name is logged, so an installation with
+ * no mail server still lets people verify accounts and reset passwords (whoever runs it
+ * opens the file). Logs never hold a mail's links: they carry live tokens.
  */
 export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
   if (config.smtpUrl) {
@@ -60,10 +59,7 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = path.join(outbox, `${stamp}-${randomBytes(4).toString('hex')}.eml`);
       await writeFile(file, info.message as Buffer);
-      log.info(
-        { to: mail.to, subject: mail.subject, file, link: mail.link },
-        'mail written to the outbox',
-      );
+      log.info({ to: mail.to, subject: mail.subject, file }, 'mail written to the outbox');
     },
     close: () => transport.close(),
   };
@@ -103,5 +99,5 @@ export function linkMail(input: {
     `<p>${escapeHtml(input.footer)}</p>`,
     '<p>Merit</p>',
   ].join('\n');
-  return { to: input.to, subject: input.subject, text, html, link: input.link };
+  return { to: input.to, subject: input.subject, text, html };
 }

@@ -1,5 +1,15 @@
 import { linkMail, type Mail } from '../../plugins/mail.js';
 
+/** The account mails, sent after the change that asked for them has committed. */
+export const accountJobs = {
+  /** `{userId, email, change}`: a link that confirms `email` for the account. */
+  verificationMail: 'account.verification-mail',
+  /** `{email}`: a new link for an unverified account with that address, if there is one. */
+  resendVerification: 'account.resend-verification',
+  /** `{email}`: a reset link for the account with that address, if there is one. */
+  passwordReset: 'account.password-reset',
+} as const;
+
 export function verificationMail(to: string, name: string, link: string, isChange: boolean): Mail {
   return linkMail({
     to,

@@ -10,43 +10,21 @@ import {
   verifyEmailRequest,
 } from '@merit/contract';
 import { messages, validationMessages } from '@merit/domain';
-import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { users } from '../../db/schema.js';
 import { badRequest } from '../../lib/http-errors.js';
-import { findUserById } from '../users/users.service.js';
-import { federatedResetMail, passwordResetMail, verificationMail } from './accounts.mails.js';
+import { loadSelf } from '../users/users.routes.js';
+import { registerAccountJobs } from './accounts.jobs.js';
+import { accountJobs } from './accounts.mails.js';
 import {
   changePassword,
-  checkRegistration,
   confirmEmail,
   confirmPasswordReset,
-  createEmailConfirmation,
-  createPasswordReset,
-  encodeUid,
   registerUser,
 } from './accounts.service.js';
 
 export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   const authLimited = { access: 'public' as const, authRateLimit: true };
-  const link = (path: string) => `${app.config.publicUrl}${path}`;
-
-  const sendVerification = async (user: {
-    id: number;
-    email: string;
-    firstName: string;
-    username: string;
-  }) => {
-    const key = await createEmailConfirmation(app.db, user.id, user.email, app.now());
-    await app.mailer.send(
-      verificationMail(
-        user.email,
-        user.firstName || user.username,
-        link(`/auth/registration/account-confirm-email/${key}/`),
-        false,
-      ),
-    );
-  };
+  registerAccountJobs(app);
 
   app.get(
     '/auth/captcha/',
@@ -78,8 +56,8 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const input = request.body;
-      await checkRegistration(app.db, input);
-      // The captcha is checked last, so a typo elsewhere does not use up the solution.
+      // The captcha first: without a solved one, nothing is checked, so nobody can learn
+      // which usernames and addresses are taken without paying for each question.
       if (!(await app.captcha.verify(input.captcha, app.now()))) {
         throw badRequest(
           messages.validationFailed,
@@ -87,8 +65,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
           'validation_error',
         );
       }
-      const user = await registerUser(app.db, input);
-      await sendVerification(user);
+      await app.writeAnonymous((work) => registerUser(work, input));
       return reply.code(201).send({ detail: 'Verification e-mail sent.' });
     },
   );
@@ -105,7 +82,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await confirmEmail(app.db, request.body.key, app.now());
+      await app.writeAnonymous((work) => confirmEmail(work, request.body.key));
       return { detail: 'Your email address is verified.' };
     },
   );
@@ -123,17 +100,9 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const [user] = await app.db
-        .select()
-        .from(users)
-        .where(
-          and(
-            eq(sql`lower(${users.email})`, request.body.email.trim().toLowerCase()),
-            eq(users.emailVerified, false),
-          ),
-        )
-        .limit(1);
-      if (user?.isActive) await sendVerification(user);
+      await app.writeAnonymous((work) =>
+        work.enqueue(accountJobs.resendVerification, { email: request.body.email }),
+      );
       return {
         detail:
           'If an unverified account uses this address, a new verification e-mail is on its way.',
@@ -153,26 +122,10 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const [user] = await app.db
-        .select()
-        .from(users)
-        .where(eq(sql`lower(${users.email})`, request.body.email.trim().toLowerCase()))
-        .limit(1);
-      if (user?.isActive) {
-        const name = user.firstName || user.username;
-        if (user.isAaf || user.passwordHash === null) {
-          await app.mailer.send(federatedResetMail(user.email, name, link('/auth/login')));
-        } else {
-          const token = await createPasswordReset(app.db, user.id, app.now());
-          await app.mailer.send(
-            passwordResetMail(
-              user.email,
-              name,
-              link(`/auth/password-reset/confirm/${encodeUid(user.id)}/${token}`),
-            ),
-          );
-        }
-      }
+      // The same work for every address, known or not: the lookup happens in the job.
+      await app.writeAnonymous((work) =>
+        work.enqueue(accountJobs.passwordReset, { email: request.body.email }),
+      );
       return { detail: 'Password reset e-mail has been sent.' };
     },
   );
@@ -189,7 +142,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await confirmPasswordReset(app.db, request.body, app.now());
+      await app.writeAnonymous((work) => confirmPasswordReset(work, request.body));
       return { detail: 'Password has been reset with the new password.' };
     },
   );
@@ -205,8 +158,10 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const user = await findUserById(app.db, request.user!.id);
-      await changePassword(app.db, user!, request.user!.tokenId, request.body, app.now());
+      const tokenId = request.user!.tokenId;
+      await app.write(request, async (work) =>
+        changePassword(work, await loadSelf(work.tx, work.actor.id), tokenId, request.body),
+      );
       return { detail: 'New password has been saved.' };
     },
   );

@@ -19,11 +19,14 @@ import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { emailConfirmations, passwordResets, users } from '../../db/schema.js';
 import { isCommonPassword } from '../../lib/common-passwords.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
 import { badRequest, notFound } from '../../lib/http-errors.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { digestKey, newTokenKey, newUserHash } from '../../lib/secrets.js';
+import type { AnonymousWork, Work } from '../../lib/work.js';
 import { revokeUserTokens } from '../auth/tokens.js';
 import { createUser, findUserById, type UserRow } from '../users/users.service.js';
+import { accountJobs } from './accounts.mails.js';
 
 /** A verification link works for 3 days (issue 3). */
 export const EMAIL_CONFIRMATION_TTL_MS = 3 * 24 * 60 * 60 * 1000;
@@ -68,15 +71,16 @@ export async function checkRegistration(db: Tx, input: RegistrationRequest): Pro
   if (hasErrors(errors)) refuse(errors);
 }
 
-/** Postgres' unique_violation, from either driver. */
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === '23505' || e?.cause?.code === '23505';
-}
-
-export async function registerUser(db: Tx, input: RegistrationRequest): Promise<UserRow> {
+/**
+ * Creates the account (unverified) and queues its verification mail, in the caller's
+ * transaction: the mail goes out only if the account exists, and a mail server that is
+ * down delays it instead of failing the registration.
+ */
+export async function registerUser(work: AnonymousWork, input: RegistrationRequest): Promise<void> {
+  await checkRegistration(work.tx, input);
+  let user: UserRow;
   try {
-    return await createUser(db, {
+    user = await createUser(work.tx, {
       username: input.username.trim(),
       email: input.email.trim(),
       firstName: input.first_name.trim(),
@@ -94,32 +98,69 @@ export async function registerUser(db: Tx, input: RegistrationRequest): Promise<
     if (isUniqueViolation(error)) refuse({ username: [validationMessages.usernameTaken] });
     throw error;
   }
+  await startEmailConfirmation(work, user.id, user.email, false);
 }
 
 /** Makes a single-use confirmation key for `email` and returns it (only its digest is stored). */
-export async function createEmailConfirmation(
-  db: Tx,
+/**
+ * Starts confirming `email` for the user, in the caller's transaction, and queues the
+ * mail that carries the link. The row exists at once (the account shows the address as
+ * pending); its key is made by the mail job when it sends (`issueConfirmationKey`), so no
+ * live key is ever stored, not even in the job table.
+ */
+export async function startEmailConfirmation(
+  work: AnonymousWork,
   userId: number,
   email: string,
-  now: Date,
-): Promise<string> {
+  change: boolean,
+): Promise<void> {
+  const confirmationId = await createEmailConfirmation(work.tx, userId, email, work.now);
+  await work.enqueue(accountJobs.verificationMail, { confirmationId, change });
+}
+
+/** An open confirmation of `email` whose key nobody knows yet (see `issueConfirmationKey`). */
+export async function createEmailConfirmation(db: Tx, userId: number, email: string, now: Date) {
+  const [row] = await db
+    .insert(emailConfirmations)
+    .values({
+      userId,
+      email,
+      // A digest of a key nobody will ever know, until the mail job replaces it.
+      keyHash: digestKey(newTokenKey()),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + EMAIL_CONFIRMATION_TTL_MS),
+    })
+    .returning({ id: emailConfirmations.id });
+  return row!.id;
+}
+
+/**
+ * A fresh key for a confirmation that is still open, for the mail about to be sent; a
+ * resend or a retried mail makes the earlier link stop working. Null when the
+ * confirmation was used or expired meanwhile.
+ */
+export async function issueConfirmationKey(db: Tx, confirmationId: number, now: Date) {
   const key = newTokenKey();
-  await db.insert(emailConfirmations).values({
-    userId,
-    email,
-    keyHash: digestKey(key),
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + EMAIL_CONFIRMATION_TTL_MS),
-  });
-  return key;
+  const [row] = await db
+    .update(emailConfirmations)
+    .set({ keyHash: digestKey(key) })
+    .where(
+      and(
+        eq(emailConfirmations.id, confirmationId),
+        isNull(emailConfirmations.usedAt),
+        gt(emailConfirmations.expiresAt, now),
+      ),
+    )
+    .returning();
+  return row ? { key, userId: row.userId, email: row.email } : null;
 }
 
 /**
  * Follows a confirmation link: verifies a new account's address, or makes a pending
  * email change take effect. A key works once and for 3 days; anything else is a 404.
  */
-export async function confirmEmail(db: Tx, key: string, now: Date): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function confirmEmail({ tx, now }: AnonymousWork, key: string): Promise<void> {
+  {
     const [row] = await tx
       .update(emailConfirmations)
       .set({ usedAt: now })
@@ -140,7 +181,7 @@ export async function confirmEmail(db: Tx, key: string, now: Date): Promise<void
       changes.email = row.email;
     }
     await tx.update(users).set(changes).where(eq(users.id, user.id));
-  });
+  }
 }
 
 /** The address waiting for confirmation, if the user asked to change theirs. */
@@ -165,12 +206,8 @@ export async function pendingEmail(db: Tx, user: UserRow, now: Date): Promise<st
  * Applies an account edit. Returns the new email when an email change was asked for:
  * the address changes only once its confirmation link is followed.
  */
-export async function updateAccount(
-  db: Tx,
-  user: UserRow,
-  input: UserDetailsUpdate,
-  now: Date,
-): Promise<{ newEmail: string | null }> {
+export async function updateAccount(work: Work, user: UserRow, input: UserDetailsUpdate) {
+  const { tx: db, now } = work;
   const merged = {
     first_name: input.first_name ?? user.firstName,
     last_name: input.last_name ?? user.lastName,
@@ -213,18 +250,18 @@ export async function updateAccount(
       updatedAt: now,
     })
     .where(eq(users.id, user.id));
-  return { newEmail };
+  // The address changes only once the link in this mail is followed.
+  if (newEmail) await startEmailConfirmation(work, user.id, newEmail, true);
 }
 
-export async function renewUserHash(db: Tx, userId: number, now: Date): Promise<string> {
+/** A new collaborator hash; 57^10 possible hashes make a clash rare, and one is retried. */
+export async function renewUserHash({ tx, actor, now }: Work): Promise<string> {
   for (let attempt = 0; ; attempt += 1) {
     const hash = newUserHash();
-    try {
-      await db.update(users).set({ hash, updatedAt: now }).where(eq(users.id, userId));
-      return hash;
-    } catch (error) {
-      if (!isUniqueViolation(error) || attempt >= 5) throw error;
-    }
+    const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.hash, hash));
+    if (taken && attempt < 5) continue;
+    await tx.update(users).set({ hash, updatedAt: now }).where(eq(users.id, actor.id));
+    return hash;
   }
 }
 
@@ -251,9 +288,8 @@ const INVALID_RESET_LINK =
 
 /** Sets a new password from a reset link; the link dies, and so do all the user's tokens and other links. */
 export async function confirmPasswordReset(
-  db: Tx,
+  { tx: db, now }: AnonymousWork,
   input: PasswordResetConfirmRequest,
-  now: Date,
 ): Promise<void> {
   const userId = decodeUid(input.uid);
   const user = userId === null ? undefined : await findUserById(db, userId);
@@ -275,13 +311,11 @@ export async function confirmPasswordReset(
   }
   const errors = validatePasswordReset(input, { ...passwordContext, username: user.username });
   if (hasErrors(errors)) refuse(errors);
-  await db.transaction(async (tx) => {
-    const [used] = await tx.update(passwordResets).set({ usedAt: now }).where(live).returning();
-    // Used by a concurrent request between the check and here.
-    if (!used) throw badRequest(INVALID_RESET_LINK, { token: [INVALID_RESET_LINK] });
-    await setPassword(tx, user.id, input.newPassword1, now);
-    await revokeUserTokens(tx, user.id, now);
-  });
+  const [used] = await db.update(passwordResets).set({ usedAt: now }).where(live).returning();
+  // Used by a concurrent request between the check and here.
+  if (!used) throw badRequest(INVALID_RESET_LINK, { token: [INVALID_RESET_LINK] });
+  await setPassword(db, user.id, input.newPassword1, now);
+  await revokeUserTokens(db, user.id, now);
 }
 
 /** Stores a new password and kills every outstanding reset link of the user. */
@@ -298,11 +332,10 @@ async function setPassword(db: Tx, userId: number, password: string, now: Date):
 
 /** Changes the password after checking the old one; other sessions are logged out, this one stays. */
 export async function changePassword(
-  db: Tx,
+  { tx: db, now }: Work,
   user: UserRow,
   currentTokenId: number,
   input: PasswordChangeRequest,
-  now: Date,
 ): Promise<void> {
   if (user.isAaf || user.passwordHash === null) {
     throw badRequest(
@@ -314,8 +347,6 @@ export async function changePassword(
     errors.oldPassword = ['Your old password was entered incorrectly. Please enter it again.'];
   }
   if (hasErrors(errors)) refuse(errors);
-  await db.transaction(async (tx) => {
-    await setPassword(tx, user.id, input.newPassword1, now);
-    await revokeUserTokens(tx, user.id, now, currentTokenId);
-  });
+  await setPassword(db, user.id, input.newPassword1, now);
+  await revokeUserTokens(db, user.id, now, currentTokenId);
 }

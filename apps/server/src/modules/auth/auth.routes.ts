@@ -9,7 +9,8 @@ import { messages } from '@merit/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { badRequest } from '../../lib/http-errors.js';
 import { verifyPassword } from '../../lib/passwords.js';
-import { checkLoginLockout, clearLoginFailures, recordLoginFailure } from '../../lib/rate-limit.js';
+import { clientKey } from '../../lib/client-address.js';
+import { admitLoginAttempt, clearLoginAttempts } from '../../lib/login-throttle.js';
 import { findUserByUsername } from '../users/users.service.js';
 import { issueToken, revokeToken } from './tokens.js';
 
@@ -21,24 +22,27 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Log in with username and password; returns a token key',
+        description:
+          'After a few attempts for one username, each further attempt needs `captcha`, a solved challenge of GET /auth/captcha/ (400 `captcha_required` without it); after more from one address, that address waits (429 with Retry-After).',
         body: loginRequest,
         response: { 200: loginResponse, 400: errorBody, 429: errorBody },
       },
     },
     async (request) => {
-      const { username, password } = request.body;
+      const { username, password, captcha } = request.body;
       const now = app.now();
-      // Checked before the password, so guessing on stops even when a guess is right.
-      await checkLoginLockout(app.db, username, now);
+      const attempt = { username, address: clientKey(request.ip), captcha };
+      // Counted before the password is checked, so guessing stops even when a guess is right.
+      // Not one unit of work: the count must stay counted when the login fails.
+      await admitLoginAttempt(app.db, app.captcha, attempt, now);
       const user = await findUserByUsername(app.db, username);
       // One message for an unknown user, a wrong password and a deactivated account,
       // so the answer does not tell which usernames exist.
       const passwordOk = await verifyPassword(user?.passwordHash ?? null, password);
       if (!user || !passwordOk || !user.isActive) {
-        await recordLoginFailure(app.db, username, now);
         throw badRequest(messages.invalidCredentials, undefined, errorCodes.invalidCredentials);
       }
-      await clearLoginFailures(app.db, username);
+      await clearLoginAttempts(app.db, attempt);
       if (!user.emailVerified) {
         throw badRequest(messages.emailNotVerified, undefined, errorCodes.emailNotVerified);
       }
@@ -49,6 +53,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/logout/',
     {
+      // Anyone with a token may give it up, registration complete or not.
+      config: { access: 'registering' },
       schema: {
         tags: ['auth'],
         summary: 'Revoke the token this request was sent with',

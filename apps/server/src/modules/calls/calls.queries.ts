@@ -1,8 +1,9 @@
 import type { CallDetail, CallSummary, Extension, ProposalType } from '@merit/contract';
 import {
-  callAbilities,
-  isCommitteeMember,
-  type CallForPolicy,
+  abilitiesOf,
+  callPolicy,
+  myCallRoles,
+  type CallResource,
   type CommitteeActor,
   type TimeWindow,
 } from '@merit/domain';
@@ -15,7 +16,6 @@ import {
   formNames,
   forms,
   proposalCollaborators,
-  proposalReviewers,
   proposalTypeForms,
   proposalTypes,
   proposals,
@@ -71,13 +71,18 @@ async function proposalRolesOf(db: Tx, userId: number, callIds: number[]) {
   };
 }
 
-export const policyView = (call: CallRow): CallForPolicy => ({
+/** The call as the policy reads it, for an actor with these extension windows. */
+export const callResource = (
+  call: CallRow,
+  actorExtensions: readonly TimeWindow[],
+): CallResource => ({
   committeeId: call.committeeId,
   closed: call.closed,
   commencement: call.commencement,
   termination: call.termination,
   reviewCommencement: call.reviewCommencement,
   reviewTermination: call.reviewTermination,
+  actorExtensions,
 });
 
 function summarise(
@@ -88,11 +93,7 @@ function summarise(
   now: Date,
 ): CallSummary {
   const { call } = row;
-  const myRoles: CallSummary['myRoles'] = [];
-  if (roles.authored.has(call.id)) myRoles.push('Author');
-  if (roles.collaborating.has(call.id)) myRoles.push('Collaborator');
-  if (isCommitteeMember({ ...actor, isAdmin: false }, call.committeeId, now))
-    myRoles.push('Committee');
+  const resource = callResource(call, ownExtensions);
   return {
     id: call.id,
     name: call.name,
@@ -104,8 +105,13 @@ function summarise(
     reviewTermination: call.reviewTermination.toISOString(),
     isReviewOpen: call.isReviewOpen,
     closed: call.closed,
-    myRoles,
-    abilities: callAbilities(actor, policyView(call), ownExtensions, now),
+    myRoles: myCallRoles(
+      actor,
+      resource,
+      { authored: roles.authored.has(call.id), collaborating: roles.collaborating.has(call.id) },
+      now,
+    ),
+    abilities: abilitiesOf(callPolicy, actor, resource, now),
   };
 }
 
@@ -144,6 +150,24 @@ export async function findCall(
     .innerJoin(committees, eq(committees.id, calls.committeeId))
     .where(eq(calls.id, id));
   return row;
+}
+
+/**
+ * The call row, locked until the transaction ends: every write that checks the call's
+ * state first (edit, close, extensions) loads it so, and concurrent writers take turns.
+ */
+export async function lockCall(tx: Tx, id: number): Promise<CallRow | undefined> {
+  const [row] = await tx.select().from(calls).where(eq(calls.id, id)).for('update');
+  return row;
+}
+
+/** The actor's own extension windows on one call. */
+export async function extensionsOfActor(
+  db: Tx,
+  actorId: number,
+  callId: number,
+): Promise<TimeWindow[]> {
+  return (await extensionsOf(db, actorId, [callId])).get(callId) ?? [];
 }
 
 /** The call's proposal types in order, each with its ordered forms and whether saved work pins them. */
@@ -249,20 +273,20 @@ export async function loadExtensions(
   }));
 }
 
+/** The call page: details, types and their forms, the extensions the actor may see. */
 export async function callDetail(
   db: Tx,
   actor: CommitteeActor,
-  callId: number,
+  row: { call: CallRow; committeeName: string },
+  actorExtensions: readonly TimeWindow[],
   now: Date,
-): Promise<CallDetail | undefined> {
-  const row = await findCall(db, callId);
-  if (!row) return undefined;
-  const [own, roles, types] = await Promise.all([
-    extensionsOf(db, actor.id, [callId]),
+): Promise<CallDetail> {
+  const callId = row.call.id;
+  const [roles, types] = await Promise.all([
     proposalRolesOf(db, actor.id, [callId]),
     loadProposalTypes(db, callId),
   ]);
-  const summary = summarise(row, actor, own.get(callId) ?? [], roles, now);
+  const summary = summarise(row, actor, [...actorExtensions], roles, now);
   const visibleExtensions = await loadExtensions(
     db,
     callId,
@@ -273,31 +297,84 @@ export async function callDetail(
     description: row.call.description,
     created: row.call.createdAt.toISOString(),
     lastModified: row.call.lastModified.toISOString(),
+    version: row.call.version,
     proposalTypes: types,
     extensions: visibleExtensions,
   };
 }
 
-/** The chair's numbers: submitted proposals, and those of them not yet fully reviewed. */
+/**
+ * "Reviewed" in SQL (ARCHITECTURE.md "Reviewed"), for lists and counts that must not load
+ * every proposal: submitted, at least one review, and every assigned reviewer has saved
+ * one. The domain's `isReviewed` is the same rule; reviewed.api.test.ts holds the two to
+ * the same answers. Written with table names in full, because drizzle leaves column names
+ * unqualified in a one-table select, where `"id"` inside a subquery on reviews would mean
+ * the review's id. Needs `proposals` in the FROM under its own name.
+ */
+export const reviewedSql = sql<boolean>`(
+  "proposals"."state_val" >= 1
+  and exists (select 1 from "reviews" r where r."proposal_id" = "proposals"."id")
+  and not exists (
+    select 1 from "proposal_reviewers" pr
+    where pr."proposal_id" = "proposals"."id"
+      and not exists (
+        select 1 from "reviews" r2
+        where r2."proposal_id" = "proposals"."id" and r2."reviewer_id" = pr."user_id"
+      )
+  )
+)`;
+
+/** The chair's numbers: submitted proposals, and those of them not yet reviewed. */
 export async function callManagement(db: Tx, callId: number) {
-  // Reviewed (derived, ARCHITECTURE.md "Proposal state"): submitted, at least one review,
-  // and every assigned reviewer has saved one.
-  const reviewed = sql`(
-    exists (select 1 from ${reviews} where ${reviews.proposalId} = ${proposals.id})
-    and not exists (
-      select 1 from ${proposalReviewers} pr
-      where pr.proposal_id = ${proposals.id}
-        and not exists (
-          select 1 from ${reviews} r2 where r2.proposal_id = ${proposals.id} and r2.reviewer_id = pr.user_id
-        )
-    )
-  )`;
   const [row] = await db
     .select({
       submitted: sql<number>`count(*)::int`,
-      awaiting: sql<number>`(count(*) filter (where not ${reviewed}))::int`,
+      awaiting: sql<number>`(count(*) filter (where not ${reviewedSql}))::int`,
     })
     .from(proposals)
     .where(and(eq(proposals.callId, callId), gte(proposals.stateVal, 1)));
   return { submitted: Number(row?.submitted ?? 0), awaitingReview: Number(row?.awaiting ?? 0) };
+}
+
+/** Per proposal type, its proposal or review forms in order, with their schemas. */
+export async function formOrder(db: Tx, callId: number, kind: 'proposal' | 'review') {
+  const types = await db
+    .select({ id: proposalTypes.id, name: proposalTypes.name })
+    .from(proposalTypes)
+    .where(eq(proposalTypes.callId, callId))
+    .orderBy(asc(proposalTypes.position), asc(proposalTypes.id));
+  if (types.length === 0) return [];
+  const rows = await db
+    .select({
+      typeId: proposalTypeForms.proposalTypeId,
+      id: forms.id,
+      name: forms.formNameId,
+      display_name: formNames.displayName,
+      type: formNames.type,
+      version: forms.version,
+      jsonSchema: forms.jsonSchema,
+      uiSchema: forms.uiSchema,
+      initialData: forms.initialData,
+      options: forms.options,
+    })
+    .from(proposalTypeForms)
+    .innerJoin(forms, eq(forms.id, proposalTypeForms.formId))
+    .innerJoin(formNames, eq(formNames.id, forms.formNameId))
+    .where(
+      and(
+        inArray(
+          proposalTypeForms.proposalTypeId,
+          types.map((t) => t.id),
+        ),
+        eq(proposalTypeForms.kind, kind),
+      ),
+    )
+    .orderBy(asc(proposalTypeForms.position));
+  return types.map((t) => ({
+    typeId: t.id,
+    typeName: t.name,
+    forms: rows
+      .filter((r) => r.typeId === t.id)
+      .map(({ typeId: _typeId, ...form }) => ({ ...form, uiSchema: form.uiSchema ?? {} })),
+  }));
 }

@@ -1,9 +1,10 @@
 import {
+  CALL_SAVE_BODY_LIMIT,
   callDetail,
   callIdBody,
   callIdParams,
   callList,
-  callManagement as callManagementSchema,
+  callManagement,
   callSave,
   errorBody,
   extension,
@@ -13,27 +14,16 @@ import {
   idParams,
   noContent,
 } from '@merit/contract';
-import { canManageCall, messages } from '@merit/domain';
-import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { formNames, forms, proposalTypeForms, proposalTypes } from '../../db/schema.js';
-import { loadActor } from '../../lib/actor.js';
-import { forbidden, notFound } from '../../lib/http-errors.js';
-import type { App } from '../../types.js';
-import {
-  callDetail as loadCallDetail,
-  callManagement,
-  findCall,
-  listCalls,
-  loadExtensions,
-  policyView,
-  type CallFilter,
-} from './calls.queries.js';
+import type { CallFilter } from './calls.queries.js';
 import {
   addExtension,
-  callNotFound,
   closeCall,
   deleteExtension,
+  getCall,
+  getCallManagement,
+  getCalls,
+  getFormOrder,
   saveCall,
 } from './calls.service.js';
 
@@ -45,18 +35,11 @@ export const callsRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get(
       path,
       { schema: { tags, summary, response: { 200: callList, 401: errorBody } } },
-      async (request) =>
-        listCalls(app.db, await loadActor(app.db, request.user!), filter, app.now()),
+      async (request) => app.read(request, (work) => getCalls(work, filter)),
     );
   list('/calls/', 'all', "Every call, newest opening first, with the caller's roles and abilities");
   list('/calls/open/', 'open', 'Calls not yet closed (Current)');
   list('/calls/closed/', 'closed', 'Closed calls (History)');
-
-  const detailOf = async (app: App, userId: Parameters<typeof loadActor>[1], callId: number) => {
-    const detail = await loadCallDetail(app.db, await loadActor(app.db, userId), callId, app.now());
-    if (!detail) throw notFound(callNotFound);
-    return detail;
-  };
 
   app.get(
     '/calls/:id/',
@@ -65,10 +48,10 @@ export const callsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'One call: details, proposal types and their forms, extensions, abilities',
         params: idParams,
-        response: { 200: callDetail, 400: errorBody, 401: errorBody, 404: errorBody },
+        response: { 200: callDetail, 401: errorBody, 404: errorBody },
       },
     },
-    async (request) => detailOf(app, request.user!, request.params.id),
+    async (request) => app.read(request, (work) => getCall(work, request.params.id)),
   );
 
   app.get(
@@ -78,22 +61,17 @@ export const callsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Counts for the chair's Manage Call page",
         params: idParams,
-        response: { 200: callManagementSchema, 401: errorBody, 403: errorBody, 404: errorBody },
+        response: { 200: callManagement, 401: errorBody, 403: errorBody, 404: errorBody },
       },
     },
-    async (request) => {
-      const found = await findCall(app.db, request.params.id);
-      if (!found) throw notFound(callNotFound);
-      const actor = await loadActor(app.db, request.user!);
-      if (!canManageCall(actor, policyView(found.call), app.now()))
-        throw forbidden(messages.noPermission);
-      return callManagement(app.db, found.call.id);
-    },
+    async (request) => app.read(request, (work) => getCallManagement(work, request.params.id)),
   );
 
   app.post(
     '/new_call/',
     {
+      // A description may hold images (ARCHITECTURE.md "Rich text"): more than the default 1 MB.
+      bodyLimit: CALL_SAVE_BODY_LIMIT,
       schema: {
         tags,
         summary: 'Create (new: true) or update a call with its proposal types and forms',
@@ -106,15 +84,15 @@ export const callsRoutes: FastifyPluginAsyncZod = async (app) => {
           403: errorBody,
           404: errorBody,
           409: errorBody,
+          413: errorBody,
         },
       },
     },
     async (request, reply) => {
-      const actor = await loadActor(app.db, request.user!);
-      const callId = await saveCall(app.db, actor, request.body, app.now());
-      return reply
-        .code(request.body.new ? 201 : 200)
-        .send(await detailOf(app, request.user!, callId));
+      const detail = await app.write(request, async (work) =>
+        getCall(work, await saveCall(work, request.body)),
+      );
+      return reply.code(request.body.new ? 201 : 200).send(detail);
     },
   );
 
@@ -135,15 +113,11 @@ export const callsRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => {
-      await closeCall(
-        app.db,
-        await loadActor(app.db, request.user!),
-        request.body.callId,
-        app.now(),
-      );
-      return detailOf(app, request.user!, request.body.callId);
-    },
+    async (request) =>
+      app.write(request, async (work) => {
+        await closeCall(work, request.body.callId);
+        return getCall(work, request.body.callId);
+      }),
   );
 
   app.post(
@@ -163,16 +137,8 @@ export const callsRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request, reply) => {
-      const id = await addExtension(
-        app.db,
-        await loadActor(app.db, request.user!),
-        request.body,
-        app.now(),
-      );
-      const created = (await loadExtensions(app.db, request.body.callId)).find((e) => e.id === id)!;
-      return reply.code(201).send(created);
-    },
+    async (request, reply) =>
+      reply.code(201).send(await app.write(request, (work) => addExtension(work, request.body))),
   );
 
   app.delete(
@@ -188,16 +154,13 @@ export const callsRoutes: FastifyPluginAsyncZod = async (app) => {
           401: errorBody,
           403: errorBody,
           404: errorBody,
+          409: errorBody,
         },
       },
     },
     async (request, reply) => {
-      await deleteExtension(
-        app.db,
-        await loadActor(app.db, request.user!),
-        request.body.callId,
-        request.body.extensionId,
-        app.now(),
+      await app.write(request, (work) =>
+        deleteExtension(work, request.body.callId, request.body.extensionId),
       );
       return reply.code(204).send(null);
     },
@@ -211,58 +174,11 @@ export const callsRoutes: FastifyPluginAsyncZod = async (app) => {
           tags,
           summary,
           params: callIdParams,
-          response: { 200: formOrder, 400: errorBody, 401: errorBody, 404: errorBody },
+          response: { 200: formOrder, 401: errorBody, 404: errorBody },
         },
       },
-      async (request) => {
-        const found = await findCall(app.db, request.params.callId);
-        if (!found) throw notFound(callNotFound);
-        const types = await app.db
-          .select({ id: proposalTypes.id, name: proposalTypes.name })
-          .from(proposalTypes)
-          .where(eq(proposalTypes.callId, found.call.id))
-          .orderBy(asc(proposalTypes.position), asc(proposalTypes.id));
-        const rows = types.length
-          ? await app.db
-              .select({
-                typeId: proposalTypeForms.proposalTypeId,
-                id: forms.id,
-                name: forms.formNameId,
-                display_name: formNames.displayName,
-                type: formNames.type,
-                version: forms.version,
-                jsonSchema: forms.jsonSchema,
-                uiSchema: forms.uiSchema,
-                initialData: forms.initialData,
-                options: forms.options,
-              })
-              .from(proposalTypeForms)
-              .innerJoin(forms, eq(forms.id, proposalTypeForms.formId))
-              .innerJoin(formNames, eq(formNames.id, forms.formNameId))
-              .where(
-                and(
-                  inArray(
-                    proposalTypeForms.proposalTypeId,
-                    types.map((t) => t.id),
-                  ),
-                  eq(proposalTypeForms.kind, kind),
-                ),
-              )
-              .orderBy(asc(proposalTypeForms.position))
-          : [];
-        return types.map((t) => ({
-          typeId: t.id,
-          typeName: t.name,
-          forms: rows
-            .filter((r) => r.typeId === t.id)
-            .map(({ typeId: _typeId, ...form }) => ({
-              ...form,
-              jsonSchema: form.jsonSchema as Record<string, unknown>,
-              uiSchema: (form.uiSchema ?? {}) as Record<string, unknown>,
-              options: form.options as Record<string, unknown> | null,
-            })),
-        }));
-      },
+      async (request) =>
+        app.read(request, (work) => getFormOrder(work, request.params.callId, kind)),
     );
   formOrderRoute(
     '/proposal_form_order/:callId/',

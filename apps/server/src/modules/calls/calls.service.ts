@@ -1,19 +1,12 @@
-import type { CallSave, ExtensionCreate } from '@merit/contract';
+import type { CallDetail, CallSave, Extension, ExtensionCreate } from '@merit/contract';
 import {
+  addErrors,
   callDetailsErrors,
   callMessages,
-  canCreateCallFor,
-  canEditCall,
-  canManageCall,
-  canBeClosed,
+  extensionErrors,
   hasErrors,
-  messages,
-  MAX_LENGTHS,
-  checkText,
-  addErrors,
+  pinnedTypeErrors,
   proposalTypeErrors,
-  roleMessages,
-  type CommitteeActor,
   type FieldErrors,
   type FormType,
 } from '@merit/domain';
@@ -29,287 +22,341 @@ import {
   proposalTypes,
   users,
 } from '../../db/schema.js';
-import { writeAudit } from '../../lib/audit.js';
-import { conflict, forbidden, invalid, notFound } from '../../lib/http-errors.js';
+import { authorize } from '../../lib/authorize.js';
+import { conflict, invalid, notFound } from '../../lib/http-errors.js';
 import { ImageTooLargeError, sanitizeRichText } from '../../lib/rich-text.js';
-import { findCall, loadProposalTypes, policyView, type CallRow } from './calls.queries.js';
+import type { ReadWork, Work } from '../../lib/work.js';
+import {
+  callDetail,
+  callManagement,
+  callResource,
+  extensionsOfActor,
+  findCall,
+  formOrder,
+  listCalls,
+  loadExtensions,
+  loadProposalTypes,
+  lockCall,
+  type CallFilter,
+  type CallRow,
+} from './calls.queries.js';
 
 export const callNotFound = 'There is no call with this id.';
+const extensionNotFound = 'There is no such extension on this call.';
 
-async function formTypesOf(db: Tx, ids: number[]): Promise<Map<number, FormType>> {
+/** The call as the policy reads it for the caller, with the caller's own extensions. */
+async function resourceFor(work: ReadWork, call: CallRow) {
+  return callResource(call, await extensionsOfActor(work.tx, work.actor.id, call.id));
+}
+
+// --- Reads -------------------------------------------------------------------------
+
+export async function getCalls(work: ReadWork, filter: CallFilter) {
+  return listCalls(work.tx, work.actor, filter, work.now);
+}
+
+export async function getCall(work: ReadWork, callId: number): Promise<CallDetail> {
+  const found = await findCall(work.tx, callId);
+  if (!found) throw notFound(callNotFound);
+  const resource = await resourceFor(work, found.call);
+  authorize(work.actor, 'call.view', resource, work.now);
+  return callDetail(work.tx, work.actor, found, resource.actorExtensions, work.now);
+}
+
+export async function getCallManagement(work: ReadWork, callId: number) {
+  const found = await findCall(work.tx, callId);
+  if (!found) throw notFound(callNotFound);
+  authorize(work.actor, 'call.manage', await resourceFor(work, found.call), work.now);
+  return callManagement(work.tx, found.call.id);
+}
+
+export async function getFormOrder(work: ReadWork, callId: number, kind: 'proposal' | 'review') {
+  const found = await findCall(work.tx, callId);
+  if (!found) throw notFound(callNotFound);
+  authorize(work.actor, 'call.view', await resourceFor(work, found.call), work.now);
+  return formOrder(work.tx, found.call.id, kind);
+}
+
+// --- Writes ------------------------------------------------------------------------
+
+/**
+ * The type of each form, with the forms locked against change (FOR SHARE) until the call
+ * is saved: an admin replacing a form checks "used by a call" under FOR UPDATE, so the
+ * two take turns and a call can never end up pointing at a form that changed under it.
+ */
+async function lockFormTypes(tx: Tx, ids: number[]): Promise<Map<number, FormType>> {
   if (ids.length === 0) return new Map();
-  const rows = await db
+  const rows = await tx
     .select({ id: forms.id, type: formNames.type })
     .from(forms)
     .innerJoin(formNames, eq(formNames.id, forms.formNameId))
-    .where(inArray(forms.id, ids));
+    .where(inArray(forms.id, ids))
+    .for('share', { of: forms });
   return new Map(rows.map((r) => [r.id, r.type as FormType]));
 }
 
-const sameList = (a: readonly number[], b: readonly number[]) =>
-  a.length === b.length && a.every((x, i) => x === b[i]);
+/** A call as the audit log compares it before and after an edit. */
+function auditView(
+  call: Pick<
+    CallRow,
+    'name' | 'commencement' | 'termination' | 'reviewCommencement' | 'reviewTermination'
+  > & { description: string },
+  types: readonly {
+    typeId?: number | null;
+    typeName: string;
+    proposalForms: readonly number[];
+    reviewForms: readonly number[];
+  }[],
+) {
+  return {
+    name: call.name,
+    commencement: call.commencement,
+    termination: call.termination,
+    reviewCommencement: call.reviewCommencement,
+    reviewTermination: call.reviewTermination,
+    description: call.description,
+    proposalTypes: types.map((t) => ({
+      typeId: t.typeId ?? null,
+      typeName: t.typeName,
+      proposalForms: t.proposalForms,
+      reviewForms: t.reviewForms,
+    })),
+  };
+}
 
 /**
- * Creates or updates a call with its proposal types and their ordered forms, in one
- * transaction. Everything the wizard checks is checked again here, plus what only the
- * server knows: the chair's committees, and which types already have saved work.
+ * Creates or updates a call with its proposal types and their ordered forms. Everything
+ * the wizard checks is checked again here, plus what only the server knows: the chair's
+ * committees, which types saved work pins, and whether the edit was made on the current
+ * version of the call.
  */
-export async function saveCall(
-  db: Tx,
-  actor: CommitteeActor,
-  input: CallSave,
-  now: Date,
-): Promise<number> {
+export async function saveCall(work: Work, input: CallSave): Promise<number> {
+  const { tx, actor, now } = work;
   const dates = {
     commencement: new Date(input.openDateTime),
     termination: new Date(input.closeDateTime),
     reviewCommencement: new Date(input.reviewOpenDateTime),
     reviewTermination: new Date(input.reviewCloseDateTime),
   };
+
+  let existing: CallRow | undefined;
+  // A committee that does not exist is bad input (a field error, below), not a refusal.
+  const committeeFound = input.new && (await committeeExists(tx, input.committee));
+  if (input.new) {
+    if (committeeFound)
+      authorize(actor, 'committee.createCall', { committeeId: input.committee }, now);
+  } else {
+    if (!input.id) throw invalid({ id: ['This field is required.'] });
+    existing = await lockCall(tx, input.id);
+    if (!existing) throw notFound(callNotFound);
+    authorize(actor, 'call.edit', await resourceFor(work, existing), now);
+    if (input.version !== undefined && input.version !== existing.version)
+      throw conflict(callMessages.staleCopy);
+  }
+
   const allFormIds = input.proposalTypes.flatMap((t) => [...t.proposalForms, ...t.reviewForms]);
+  const currentTypes = existing ? await loadProposalTypes(tx, existing.id) : [];
   const errors: FieldErrors = {
     ...callDetailsErrors({ ...dates, name: input.name, committee: input.committee }),
-    ...proposalTypeErrors(input.proposalTypes, await formTypesOf(db, [...new Set(allFormIds)])),
+    ...proposalTypeErrors(input.proposalTypes, await lockFormTypes(tx, [...new Set(allFormIds)])),
   };
-
-  let description: string;
+  if (input.new && !committeeFound)
+    addErrors(errors, 'committee', ['There is no committee with this id.']);
+  if (existing) {
+    if (input.committee !== existing.committeeId)
+      addErrors(errors, 'committee', [callMessages.committeeFixed]);
+    if (input.isReviewOpen !== existing.isReviewOpen)
+      addErrors(errors, 'isReviewOpen', [callMessages.reviewOpenFixed]);
+    for (const [field, problems] of Object.entries(
+      pinnedTypeErrors(currentTypes, input.proposalTypes),
+    ))
+      addErrors(errors, field, problems);
+  }
+  let description = '';
   try {
     description = sanitizeRichText(input.description);
   } catch (error) {
     if (!(error instanceof ImageTooLargeError)) throw error;
     addErrors(errors, 'description', [callMessages.imageTooLarge]);
-    description = '';
   }
+  if (hasErrors(errors)) throw invalid(errors);
 
-  return db.transaction(async (tx) => {
-    let existing: CallRow | undefined;
-    if (input.new) {
-      const [committee] = await tx
-        .select({ id: committees.id })
-        .from(committees)
-        .where(eq(committees.id, input.committee));
-      if (!committee) addErrors(errors, 'committee', ['There is no committee with this id.']);
-      else if (!canCreateCallFor(actor, input.committee, now)) {
-        throw forbidden('You can create calls only for committees you chair.');
-      }
-    } else {
-      if (!input.id) throw invalid({ id: ['This field is required.'] });
-      existing = (await findCall(tx, input.id))?.call;
-      if (!existing) throw notFound(callNotFound);
-      if (!canEditCall(actor, policyView(existing), now)) {
-        if (existing.closed) throw conflict(callMessages.closedNoEdit);
-        throw forbidden(messages.noPermission);
-      }
-      if (input.committee !== existing.committeeId)
-        addErrors(errors, 'committee', [callMessages.committeeFixed]);
-      if (input.isReviewOpen !== existing.isReviewOpen)
-        addErrors(errors, 'isReviewOpen', [callMessages.reviewOpenFixed]);
-    }
-
-    // What saved work pins down on the types that exist.
-    const currentTypes = existing ? await loadProposalTypes(tx, existing.id) : [];
-    const currentById = new Map(currentTypes.map((t) => [t.typeId, t]));
-    input.proposalTypes.forEach((type, i) => {
-      if (!type.typeId) return;
-      const current = currentById.get(type.typeId);
-      if (!current) {
-        addErrors(errors, `proposalTypes.${i}.typeId`, [
-          'This proposal type does not belong to this call.',
-        ]);
-        return;
-      }
-      if (current.hasProposals && !sameList(current.proposalForms, type.proposalForms)) {
-        addErrors(errors, `proposalTypes.${i}.proposalForms`, [
-          callMessages.proposalFormsLocked(current.typeName),
-        ]);
-      }
-      if (current.hasReviews && !sameList(current.reviewForms, type.reviewForms)) {
-        addErrors(errors, `proposalTypes.${i}.reviewForms`, [
-          callMessages.reviewFormsLocked(current.typeName),
-        ]);
-      }
-    });
-    const keptIds = new Set(input.proposalTypes.map((t) => t.typeId).filter(Boolean));
-    const removed = currentTypes.filter((t) => !keptIds.has(t.typeId));
-    for (const type of removed.filter((t) => t.hasProposals)) {
-      addErrors(errors, 'proposalTypes', [callMessages.typeHasProposals(type.typeName)]);
-    }
-    if (hasErrors(errors)) throw invalid(errors);
-
-    const values = {
-      name: input.name.trim(),
-      ...dates,
-      description,
-      lastModified: now,
-    };
-    let callId: number;
-    if (existing) {
-      callId = existing.id;
-      await tx.update(calls).set(values).where(eq(calls.id, callId));
-    } else {
-      const [created] = await tx
-        .insert(calls)
-        .values({
-          ...values,
-          committeeId: input.committee,
-          isReviewOpen: input.isReviewOpen,
-          createdAt: now,
-        })
-        .returning({ id: calls.id });
-      callId = created!.id;
-    }
-
-    if (removed.length > 0) {
-      await tx.delete(proposalTypes).where(
-        inArray(
-          proposalTypes.id,
-          removed.map((t) => t.typeId),
-        ),
-      );
-    }
-    for (const [position, type] of input.proposalTypes.entries()) {
-      let typeId = type.typeId ?? null;
-      if (typeId) {
-        await tx
-          .update(proposalTypes)
-          .set({ name: type.typeName.trim(), position })
-          .where(eq(proposalTypes.id, typeId));
-        await tx.delete(proposalTypeForms).where(eq(proposalTypeForms.proposalTypeId, typeId));
-      } else {
-        const [created] = await tx
-          .insert(proposalTypes)
-          .values({ callId, name: type.typeName.trim(), position })
-          .returning({ id: proposalTypes.id });
-        typeId = created!.id;
-      }
-      const rows = [
-        ...type.proposalForms.map((formId, i) => ({
-          proposalTypeId: typeId!,
-          formId,
-          kind: 'proposal',
-          position: i,
-        })),
-        ...type.reviewForms.map((formId, i) => ({
-          proposalTypeId: typeId!,
-          formId,
-          kind: 'review',
-          position: i,
-        })),
-      ];
-      await tx.insert(proposalTypeForms).values(rows);
-    }
-
-    await writeAudit(tx, {
-      actorId: actor.id,
-      at: now,
-      action: existing ? 'call.update' : 'call.create',
-      entityId: callId,
-      before: existing ? { ...existing, proposalTypes: currentTypes } : undefined,
-      after: { ...values, committeeId: input.committee, proposalTypes: input.proposalTypes },
-    });
-    return callId;
-  });
-}
-
-async function loadManagedCall(
-  tx: Tx,
-  actor: CommitteeActor,
-  callId: number,
-  now: Date,
-): Promise<CallRow> {
-  const found = await findCall(tx, callId);
-  if (!found) throw notFound(callNotFound);
-  if (!canManageCall(actor, policyView(found.call), now)) throw forbidden(messages.noPermission);
-  return found.call;
-}
-
-/** Closes a call once its review period is over; closing lets authors see decisions. */
-export async function closeCall(
-  db: Tx,
-  actor: CommitteeActor,
-  callId: number,
-  now: Date,
-): Promise<void> {
-  await db.transaction(async (tx) => {
-    const call = await loadManagedCall(tx, actor, callId, now);
-    if (call.closed) throw conflict(callMessages.alreadyClosed);
-    if (!canBeClosed(policyView(call), now))
-      throw conflict(callMessages.notYetClosable(call.reviewTermination.toISOString()));
+  const values = { name: input.name.trim(), ...dates, description, lastModified: now };
+  let callId: number;
+  if (existing) {
+    callId = existing.id;
     await tx
       .update(calls)
-      .set({ closed: true, closedAt: now, lastModified: now })
-      .where(eq(calls.id, call.id));
-    await writeAudit(tx, {
-      actorId: actor.id,
-      at: now,
-      action: 'call.close',
-      entityId: call.id,
-      before: { closed: false },
-      after: { closed: true },
-    });
+      .set({ ...values, version: existing.version + 1 })
+      .where(eq(calls.id, callId));
+  } else {
+    const [created] = await tx
+      .insert(calls)
+      .values({
+        ...values,
+        committeeId: input.committee,
+        isReviewOpen: input.isReviewOpen,
+        createdAt: now,
+      })
+      .returning({ id: calls.id });
+    callId = created!.id;
+  }
+
+  const keptIds = new Set(input.proposalTypes.map((t) => t.typeId).filter(Boolean));
+  const removed = currentTypes.filter((t) => !keptIds.has(t.typeId));
+  if (removed.length > 0) {
+    await tx.delete(proposalTypes).where(
+      inArray(
+        proposalTypes.id,
+        removed.map((t) => t.typeId),
+      ),
+    );
+  }
+  const savedTypes = [];
+  for (const [position, type] of input.proposalTypes.entries()) {
+    let typeId = type.typeId ?? null;
+    if (typeId) {
+      await tx
+        .update(proposalTypes)
+        .set({ name: type.typeName.trim(), position })
+        .where(eq(proposalTypes.id, typeId));
+      await tx.delete(proposalTypeForms).where(eq(proposalTypeForms.proposalTypeId, typeId));
+    } else {
+      const [created] = await tx
+        .insert(proposalTypes)
+        .values({ callId, name: type.typeName.trim(), position })
+        .returning({ id: proposalTypes.id });
+      typeId = created!.id;
+    }
+    savedTypes.push({ ...type, typeId, typeName: type.typeName.trim() });
+    await tx.insert(proposalTypeForms).values([
+      ...type.proposalForms.map((formId, i) => ({
+        proposalTypeId: typeId,
+        formId,
+        kind: 'proposal',
+        position: i,
+      })),
+      ...type.reviewForms.map((formId, i) => ({
+        proposalTypeId: typeId,
+        formId,
+        kind: 'review',
+        position: i,
+      })),
+    ]);
+  }
+
+  await work.audit({
+    action: existing ? 'call.update' : 'call.create',
+    entityId: callId,
+    before: existing ? auditView(existing, currentTypes) : undefined,
+    after: {
+      ...auditView(values, savedTypes),
+      ...(existing ? {} : { committeeId: input.committee, isReviewOpen: input.isReviewOpen }),
+    },
+  });
+  return callId;
+}
+
+async function committeeExists(tx: Tx, id: number): Promise<boolean> {
+  const rows = await tx.select({ id: committees.id }).from(committees).where(eq(committees.id, id));
+  return rows.length > 0;
+}
+
+/**
+ * Closes a call once its review period is over; closing lets authors see decisions. Of
+ * two closes at the same moment one succeeds and the other is told the call is closed.
+ */
+export async function closeCall(work: Work, callId: number): Promise<void> {
+  const call = await lockCall(work.tx, callId);
+  if (!call) throw notFound(callNotFound);
+  authorize(work.actor, 'call.close', await resourceFor(work, call), work.now);
+  // The lock already makes a second close wait and then see `closed`; the condition keeps
+  // the transition right even for a writer that did not take it.
+  const [closed] = await work.tx
+    .update(calls)
+    .set({ closed: true, closedAt: work.now, lastModified: work.now, version: call.version + 1 })
+    .where(and(eq(calls.id, call.id), eq(calls.closed, false)))
+    .returning({ id: calls.id });
+  if (!closed) throw conflict(callMessages.alreadyClosed);
+  await work.audit({
+    action: 'call.close',
+    entityId: call.id,
+    before: { closed: false },
+    after: { closed: true },
   });
 }
 
-export async function addExtension(
-  db: Tx,
-  actor: CommitteeActor,
-  input: ExtensionCreate,
-  now: Date,
-): Promise<number> {
-  return db.transaction(async (tx) => {
-    const call = await loadManagedCall(tx, actor, input.callId, now);
-    if (call.closed) throw conflict(callMessages.closedNoEdit);
-    const commencement = new Date(input.commencement);
-    const termination = new Date(input.termination);
-    const errors: FieldErrors = {};
-    if (termination < commencement)
-      addErrors(errors, 'termination', [roleMessages.terminationBeforeCommencement]);
-    addErrors(errors, 'reason', checkText(input.reason, { max: MAX_LENGTHS.extensionReason }));
-    const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, input.user));
-    if (!user) addErrors(errors, 'user', ['There is no user with this id.']);
-    if (hasErrors(errors)) throw invalid(errors);
-    const [created] = await tx
-      .insert(extensions)
-      .values({
-        callId: call.id,
-        userId: input.user,
-        commencement,
-        termination,
-        reason: input.reason.trim(),
-        createdAt: now,
-      })
-      .returning();
-    await writeAudit(tx, {
-      actorId: actor.id,
-      at: now,
-      action: 'extension.create',
-      entityId: created!.id,
-      after: created,
-    });
-    return created!.id;
+/**
+ * Gives one user their own submission window. The call row is locked first, so two
+ * extensions for the same person cannot both pass the overlap check.
+ */
+export async function addExtension(work: Work, input: ExtensionCreate): Promise<Extension> {
+  const call = await lockCall(work.tx, input.callId);
+  if (!call) throw notFound(callNotFound);
+  authorize(work.actor, 'call.manageExtensions', await resourceFor(work, call), work.now);
+  const [user] = await work.tx.select({ id: users.id }).from(users).where(eq(users.id, input.user));
+  const others = await work.tx
+    .select({ commencement: extensions.commencement, termination: extensions.termination })
+    .from(extensions)
+    .where(and(eq(extensions.callId, call.id), eq(extensions.userId, input.user)));
+  const errors = extensionErrors(
+    {
+      user: input.user,
+      commencement: new Date(input.commencement),
+      termination: new Date(input.termination),
+      reason: input.reason,
+    },
+    others,
+  );
+  if (!user) addErrors(errors, 'user', ['There is no user with this id.']);
+  if (hasErrors(errors)) throw invalid(errors);
+  const [created] = await work.tx
+    .insert(extensions)
+    .values({
+      callId: call.id,
+      userId: input.user,
+      commencement: new Date(input.commencement),
+      termination: new Date(input.termination),
+      reason: input.reason.trim(),
+      createdAt: work.now,
+    })
+    .returning();
+  await work.audit({
+    action: 'extension.create',
+    entityId: created!.id,
+    after: {
+      callId: created!.callId,
+      userId: created!.userId,
+      commencement: created!.commencement,
+      termination: created!.termination,
+      reason: created!.reason,
+    },
   });
+  return (await loadExtensions(work.tx, call.id)).find((e) => e.id === created!.id)!;
 }
 
 export async function deleteExtension(
-  db: Tx,
-  actor: CommitteeActor,
+  work: Work,
   callId: number,
   extensionId: number,
-  now: Date,
 ): Promise<void> {
-  await db.transaction(async (tx) => {
-    const call = await loadManagedCall(tx, actor, callId, now);
-    const [removed] = await tx
-      .delete(extensions)
-      .where(and(eq(extensions.id, extensionId), eq(extensions.callId, call.id)))
-      .returning();
-    if (!removed) throw notFound('There is no such extension on this call.');
-    await writeAudit(tx, {
-      actorId: actor.id,
-      at: now,
-      action: 'extension.delete',
-      entityId: removed.id,
-      before: removed,
-    });
+  const call = await lockCall(work.tx, callId);
+  if (!call) throw notFound(callNotFound);
+  authorize(work.actor, 'call.manageExtensions', await resourceFor(work, call), work.now);
+  const [removed] = await work.tx
+    .delete(extensions)
+    .where(and(eq(extensions.id, extensionId), eq(extensions.callId, call.id)))
+    .returning();
+  if (!removed) throw notFound(extensionNotFound);
+  await work.audit({
+    action: 'extension.delete',
+    entityId: removed.id,
+    before: {
+      callId: removed.callId,
+      userId: removed.userId,
+      commencement: removed.commencement,
+      termination: removed.termination,
+      reason: removed.reason,
+    },
   });
 }

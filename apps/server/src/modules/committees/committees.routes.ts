@@ -1,32 +1,22 @@
 import {
   committee,
   committeeCreate,
-  committeeDelete,
   committeeDetail,
   committeeList,
   committeeMemberList,
   committeeMembersQuery,
   errorBody,
   idParams,
-  noContent,
 } from '@merit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Tx } from '../../db/client.js';
-import { notFound } from '../../lib/http-errors.js';
+import { deleteByIdRoute } from '../../lib/routes.js';
 import {
-  committeeNotFound,
   createCommittee,
   currentMembers,
   deleteCommittee,
-  findCommittee,
+  getCommittee,
   listCommittees,
 } from './committees.service.js';
-
-async function loadCommittee(db: Tx, id: number) {
-  const found = await findCommittee(db, id);
-  if (!found) throw notFound(committeeNotFound);
-  return found;
-}
 
 /** Manage Committees (spec section 2, Admin screens) and committee members. Admins only. */
 export const committeesRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -43,7 +33,7 @@ export const committeesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: committeeList, 401: errorBody, 403: errorBody },
       },
     },
-    async () => listCommittees(app.db),
+    async (request) => app.read(request, (work) => listCommittees(work.tx)),
   );
 
   app.post(
@@ -57,38 +47,15 @@ export const committeesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: committee, 400: errorBody, 401: errorBody, 403: errorBody },
       },
     },
-    async (request, reply) => {
-      const change = { actorId: request.user!.id, now: app.now() };
-      const created = await app.db.transaction((tx) => createCommittee(tx, request.body, change));
-      return reply.code(201).send(created);
-    },
+    async (request, reply) =>
+      reply.code(201).send(await app.write(request, (work) => createCommittee(work, request.body))),
   );
 
-  app.delete(
+  deleteByIdRoute(
+    app,
     '/committees/',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Delete a committee that has no roles and no calls',
-        body: committeeDelete,
-        response: {
-          204: noContent,
-          400: errorBody,
-          401: errorBody,
-          403: errorBody,
-          404: errorBody,
-          409: errorBody,
-        },
-      },
-    },
-    async (request, reply) => {
-      const change = { actorId: request.user!.id, now: app.now() };
-      await app.db.transaction(async (tx) =>
-        deleteCommittee(tx, await loadCommittee(tx, request.body.id), change),
-      );
-      return reply.code(204).send(null);
-    },
+    { tags, config, summary: 'Delete a committee that has no roles and no calls' },
+    deleteCommittee,
   );
 
   app.get(
@@ -108,10 +75,11 @@ export const committeesRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => {
-      const found = await loadCommittee(app.db, request.params.id);
-      return { ...found, members: await currentMembers(app.db, found.id, app.now()) };
-    },
+    async (request) =>
+      app.read(request, async (work) => {
+        const found = await getCommittee(work, request.params.id);
+        return { ...found, members: await currentMembers(work.tx, found.id, work.now) };
+      }),
   );
 
   app.get(
@@ -131,9 +99,10 @@ export const committeesRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => {
-      const found = await loadCommittee(app.db, request.query.committee);
-      return currentMembers(app.db, found.id, app.now());
-    },
+    async (request) =>
+      app.read(request, async (work) => {
+        const found = await getCommittee(work, request.query.committee);
+        return currentMembers(work.tx, found.id, work.now);
+      }),
   );
 };

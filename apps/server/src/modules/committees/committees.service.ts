@@ -10,9 +10,9 @@ import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/client.js';
 import { calls, committeeRoles, committees, users } from '../../db/schema.js';
-import { writeAudit } from '../../lib/audit.js';
 import { anyOf, isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
-import { conflict, invalid } from '../../lib/http-errors.js';
+import { conflict, invalid, notFound } from '../../lib/http-errors.js';
+import type { ReadWork, Work } from '../../lib/work.js';
 
 export const committeeNotFound = 'There is no committee with this id.';
 
@@ -87,16 +87,18 @@ export async function currentMembers(
     .sort((a, b) => a.name.localeCompare(b.name) || a.roleId - b.roleId);
 }
 
-export interface Change {
-  actorId: number;
-  now: Date;
+/** The committee, or a 404. */
+export async function getCommittee(work: ReadWork, id: number): Promise<Committee> {
+  const found = await findCommittee(work.tx, id);
+  if (!found) throw notFound(committeeNotFound);
+  return found;
 }
 
 export async function createCommittee(
-  tx: Tx,
+  work: Work,
   input: { name?: string | null },
-  change: Change,
 ): Promise<Committee> {
+  const { tx } = work;
   const errors = validateCommittee(input);
   if (Object.keys(errors).length > 0) throw invalid(errors);
   const name = input.name!.trim();
@@ -110,7 +112,7 @@ export async function createCommittee(
   try {
     const [row] = await tx
       .insert(committees)
-      .values({ name, createdAt: change.now, updatedAt: change.now })
+      .values({ name, createdAt: work.now, updatedAt: work.now })
       .returning({ id: committees.id });
     id = row!.id;
   } catch (error) {
@@ -119,31 +121,24 @@ export async function createCommittee(
     throw error;
   }
   const committee = (await findCommittee(tx, id))!;
-  await writeAudit(tx, {
-    actorId: change.actorId,
-    at: change.now,
-    action: 'committee.create',
-    entityId: id,
-    after: committee,
-  });
+  await work.audit({ action: 'committee.create', entityId: id, after: { name } });
   return committee;
 }
 
 /** Deletes a committee nothing refers to; one in use is a conflict. */
-export async function deleteCommittee(tx: Tx, existing: Committee, change: Change): Promise<void> {
+export async function deleteCommittee(work: Work, id: number): Promise<void> {
+  const existing = await getCommittee(work, id);
   if (!existing.canDelete) throw conflict(committeeMessages.inUse);
   try {
-    await tx.delete(committees).where(eq(committees.id, existing.id));
+    await work.tx.delete(committees).where(eq(committees.id, existing.id));
   } catch (error) {
     // A role given between the check and the delete: the foreign key keeps it.
     if (isForeignKeyViolation(error)) throw conflict(committeeMessages.inUse);
     throw error;
   }
-  await writeAudit(tx, {
-    actorId: change.actorId,
-    at: change.now,
+  await work.audit({
     action: 'committee.delete',
     entityId: existing.id,
-    before: existing,
+    before: { name: existing.name },
   });
 }

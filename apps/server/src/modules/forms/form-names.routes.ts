@@ -1,21 +1,7 @@
-import {
-  errorBody,
-  formName,
-  formNameDelete,
-  formNameList,
-  formNameSave,
-  noContent,
-} from '@merit/contract';
+import { errorBody, formName, formNameList, formNameSave } from '@merit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { notFound } from '../../lib/http-errors.js';
-import {
-  createFormName,
-  deleteFormName,
-  findFormName,
-  formNameNotFound,
-  listFormNames,
-  updateFormName,
-} from './forms.service.js';
+import { deleteByIdRoute } from '../../lib/routes.js';
+import { createFormName, deleteFormName, listFormNames, updateFormName } from './forms.service.js';
 
 /** Form names, the Form Names tab of the Form Builder (spec section 2). Admins only. */
 export const formNamesRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -32,7 +18,7 @@ export const formNamesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: formNameList, 401: errorBody, 403: errorBody },
       },
     },
-    async () => listFormNames(app.db),
+    async (request) => app.read(request, (work) => listFormNames(work.tx)),
   );
 
   app.post(
@@ -55,46 +41,19 @@ export const formNamesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const change = { actorId: request.user!.id, now: app.now() };
       const { id } = request.body;
-      if (id == null) {
-        const created = await app.db.transaction((tx) => createFormName(tx, request.body, change));
-        return reply.code(201).send(created);
-      }
-      return app.db.transaction(async (tx) => {
-        const existing = await findFormName(tx, id);
-        if (!existing) throw notFound(formNameNotFound);
-        return updateFormName(tx, existing, request.body, change);
-      });
+      if (id == null)
+        return reply
+          .code(201)
+          .send(await app.write(request, (work) => createFormName(work, request.body)));
+      return app.write(request, (work) => updateFormName(work, id, request.body));
     },
   );
 
-  app.delete(
+  deleteByIdRoute(
+    app,
     '/form_names/',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Delete a form name no form uses',
-        body: formNameDelete,
-        response: {
-          204: noContent,
-          400: errorBody,
-          401: errorBody,
-          403: errorBody,
-          404: errorBody,
-          409: errorBody,
-        },
-      },
-    },
-    async (request, reply) => {
-      const change = { actorId: request.user!.id, now: app.now() };
-      await app.db.transaction(async (tx) => {
-        const existing = await findFormName(tx, request.body.id);
-        if (!existing) throw notFound(formNameNotFound);
-        await deleteFormName(tx, existing, change);
-      });
-      return reply.code(204).send(null);
-    },
+    { tags, config, summary: 'Delete a form name no form uses' },
+    deleteFormName,
   );
 };

@@ -1,18 +1,9 @@
-import { isAnyChair, messages } from '@merit/domain';
-import { loadActor } from '../../lib/actor.js';
-import {
-  errorBody,
-  form,
-  formDelete,
-  formExampleList,
-  formList,
-  formSave,
-  formsQuery,
-  noContent,
-} from '@merit/contract';
+import { errorBody, form, formExampleList, formList, formSave, formsQuery } from '@merit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { deleteByIdRoute } from '../../lib/routes.js';
 import { z } from 'zod';
-import { forbidden, invalid, notFound } from '../../lib/http-errors.js';
+import { authorize } from '../../lib/authorize.js';
+import { notFound } from '../../lib/http-errors.js';
 import { FORM_EXAMPLES } from './form-examples.js';
 import { deleteForm, findForm, formNotFound, listForms, saveForm } from './forms.service.js';
 
@@ -39,16 +30,15 @@ export const formsRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => {
-      if (!isAnyChair(await loadActor(app.db, request.user!), app.now())) {
-        throw forbidden(messages.noPermission);
-      }
-      const { id } = request.query;
-      if (id === undefined) return listForms(app.db);
-      const found = await findForm(app.db, id);
-      if (!found) throw notFound(formNotFound);
-      return found;
-    },
+    async (request) =>
+      app.read(request, async ({ tx, actor, now }) => {
+        authorize(actor, 'global.readForms', null, now);
+        const { id } = request.query;
+        if (id === undefined) return listForms(tx);
+        const found = await findForm(tx, id);
+        if (!found) throw notFound(formNotFound);
+        return found;
+      }),
   );
 
   app.post(
@@ -72,54 +62,16 @@ export const formsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const change = { actorId: request.user!.id, now: app.now() };
-      const { isNew, formId } = request.body;
-      if (isNew) {
-        const created = await app.db.transaction((tx) =>
-          saveForm(tx, request.body, undefined, change),
-        );
-        return reply.code(201).send(created);
-      }
-      if (formId == null) {
-        throw invalid({
-          formId: ['Send the id of the form to change, or isNew: true to create one.'],
-        });
-      }
-      return app.db.transaction(async (tx) => {
-        const existing = await findForm(tx, formId);
-        if (!existing) throw notFound(formNotFound);
-        return saveForm(tx, request.body, existing, change);
-      });
+      const saved = await app.write(request, (work) => saveForm(work, request.body));
+      return reply.code(request.body.isNew ? 201 : 200).send(saved);
     },
   );
 
-  app.delete(
+  deleteByIdRoute(
+    app,
     '/forms/',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Delete a form no call uses',
-        body: formDelete,
-        response: {
-          204: noContent,
-          400: errorBody,
-          401: errorBody,
-          403: errorBody,
-          404: errorBody,
-          409: errorBody,
-        },
-      },
-    },
-    async (request, reply) => {
-      const change = { actorId: request.user!.id, now: app.now() };
-      await app.db.transaction(async (tx) => {
-        const existing = await findForm(tx, request.body.id);
-        if (!existing) throw notFound(formNotFound);
-        await deleteForm(tx, existing, change);
-      });
-      return reply.code(204).send(null);
-    },
+    { tags, config, summary: 'Delete a form no call uses' },
+    deleteForm,
   );
 
   app.get(

@@ -11,18 +11,13 @@ import { and, asc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/client.js';
 import { formNames, forms, proposalTypeForms } from '../../db/schema.js';
-import { writeAudit } from '../../lib/audit.js';
 import { anyOf, isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
 import { checkFormDefinition } from '../../lib/form-schema.js';
-import { conflict, invalid } from '../../lib/http-errors.js';
+import { conflict, invalid, notFound } from '../../lib/http-errors.js';
+import type { Work } from '../../lib/work.js';
 
 export const formNameNotFound = 'There is no form name with this id.';
 export const formNotFound = 'There is no form with this id.';
-
-export interface Change {
-  actorId: number;
-  now: Date;
-}
 
 // --- Form names ----------------------------------------------------------------------
 
@@ -66,11 +61,8 @@ async function nameTaken(db: Tx, name: string): Promise<boolean> {
   return rows.length > 0;
 }
 
-export async function createFormName(
-  tx: Tx,
-  input: FormNameSave,
-  change: Change,
-): Promise<FormName> {
+export async function createFormName(work: Work, input: FormNameSave): Promise<FormName> {
+  const { tx } = work;
   const errors = validateFormName(input);
   const name = input.name?.trim() ?? '';
   if (!errors.name && (await nameTaken(tx, name))) errors.name = [formMessages.nameTaken];
@@ -83,8 +75,8 @@ export async function createFormName(
         name,
         displayName: input.display_name!.trim(),
         type: input.type!,
-        createdAt: change.now,
-        updatedAt: change.now,
+        createdAt: work.now,
+        updatedAt: work.now,
       })
       .returning({ id: formNames.id });
     id = row!.id;
@@ -93,56 +85,63 @@ export async function createFormName(
     throw error;
   }
   const created = (await findFormName(tx, id))!;
-  await writeAudit(tx, {
-    actorId: change.actorId,
-    at: change.now,
+  await work.audit({
     action: 'form_name.create',
     entityId: id,
-    after: created,
+    after: { name: created.name, display_name: created.display_name, type: created.type },
   });
   return created;
 }
 
+/** The form name, locked for the rest of the transaction, or a 404. */
+async function lockFormName(tx: Tx, id: number): Promise<FormName> {
+  const [locked] = await tx
+    .select({ id: formNames.id })
+    .from(formNames)
+    .where(eq(formNames.id, id))
+    .for('update');
+  const found = locked && (await findFormName(tx, id));
+  if (!found) throw notFound(formNameNotFound);
+  return found;
+}
+
 /** Changes the display name; the name and type stay as they were created. */
 export async function updateFormName(
-  tx: Tx,
-  existing: FormName,
+  work: Work,
+  id: number,
   input: FormNameSave,
-  change: Change,
 ): Promise<FormName> {
+  const existing = await lockFormName(work.tx, id);
   const errors = validateFormName(input, existing);
   if (Object.keys(errors).length > 0) throw invalid(errors);
-  await tx
+  await work.tx
     .update(formNames)
-    .set({ displayName: input.display_name!.trim(), updatedAt: change.now })
+    .set({ displayName: input.display_name!.trim(), updatedAt: work.now })
     .where(eq(formNames.id, existing.id));
-  const updated = (await findFormName(tx, existing.id))!;
-  await writeAudit(tx, {
-    actorId: change.actorId,
-    at: change.now,
+  const updated = (await findFormName(work.tx, existing.id))!;
+  await work.audit({
     action: 'form_name.update',
     entityId: existing.id,
-    before: existing,
-    after: updated,
+    before: { display_name: existing.display_name },
+    after: { display_name: updated.display_name },
   });
   return updated;
 }
 
-export async function deleteFormName(tx: Tx, existing: FormName, change: Change): Promise<void> {
+export async function deleteFormName(work: Work, id: number): Promise<void> {
+  const existing = await lockFormName(work.tx, id);
   if (existing.isUsed) throw conflict(formMessages.formNameInUse);
   try {
-    await tx.delete(formNames).where(eq(formNames.id, existing.id));
+    await work.tx.delete(formNames).where(eq(formNames.id, existing.id));
   } catch (error) {
     // A form created between the check and the delete: its foreign key keeps the name.
     if (isForeignKeyViolation(error)) throw conflict(formMessages.formNameInUse);
     throw error;
   }
-  await writeAudit(tx, {
-    actorId: change.actorId,
-    at: change.now,
+  await work.audit({
     action: 'form_name.delete',
     entityId: existing.id,
-    before: existing,
+    before: { name: existing.name, display_name: existing.display_name, type: existing.type },
   });
 }
 
@@ -237,16 +236,48 @@ async function versionTaken(
 }
 
 /**
- * Creates a form, or replaces an unused one (`existing`). Checks, in the order a person
- * fixes them: the form name exists, the version, the schema compiles, the options fit the
- * type and name numeric fields of the schema, and the version is new for that name.
+ * The form, locked for the rest of the transaction, or a 404. A call that starts using
+ * the form locks it FOR SHARE first, so "is it used?" cannot change between the check
+ * and the write that depends on it.
  */
-export async function saveForm(
-  tx: Tx,
-  input: FormSave,
-  existing: Form | undefined,
-  change: Change,
-): Promise<Form> {
+async function lockForm(tx: Tx, id: number): Promise<Form> {
+  const [locked] = await tx
+    .select({ id: forms.id })
+    .from(forms)
+    .where(eq(forms.id, id))
+    .for('update');
+  const found = locked && (await findForm(tx, id));
+  if (!found) throw notFound(formNotFound);
+  return found;
+}
+
+/** What the audit log keeps of a form: its definition. */
+const formAuditView = (
+  form: Pick<Form, 'name' | 'version' | 'jsonSchema' | 'uiSchema' | 'initialData' | 'options'>,
+) => ({
+  name: form.name,
+  version: form.version,
+  jsonSchema: form.jsonSchema,
+  uiSchema: form.uiSchema,
+  initialData: form.initialData,
+  options: form.options,
+});
+
+/**
+ * Creates a form (`isNew`), or replaces an unused one (`formId`). Checks, in the order a
+ * person fixes them: the form name exists, the version, the schema compiles, the options
+ * fit the type and name numeric fields of the schema, and the version is new for that name.
+ */
+export async function saveForm(work: Work, input: FormSave): Promise<Form> {
+  const { tx } = work;
+  let existing: Form | undefined;
+  if (!input.isNew) {
+    if (input.formId == null)
+      throw invalid({
+        formId: ['Send the id of the form to change, or isNew: true to create one.'],
+      });
+    existing = await lockForm(tx, input.formId);
+  }
   if (existing?.isUsed) throw conflict(formMessages.formInUse);
   // An edit that leaves the form name out keeps the one it has.
   const formNameId = input.name ?? existing?.name;
@@ -272,7 +303,7 @@ export async function saveForm(
     uiSchema: input.uiSchema ?? {},
     initialData: input.initialData ?? null,
     options: checked.options as Record<string, unknown> | null,
-    updatedAt: change.now,
+    updatedAt: work.now,
   };
   let id: number;
   try {
@@ -282,7 +313,7 @@ export async function saveForm(
     } else {
       const [row] = await tx
         .insert(forms)
-        .values({ ...values, createdAt: change.now })
+        .values({ ...values, createdAt: work.now })
         .returning({ id: forms.id });
       id = row!.id;
     }
@@ -292,30 +323,27 @@ export async function saveForm(
     throw error;
   }
   const saved = (await findForm(tx, id))!;
-  await writeAudit(tx, {
-    actorId: change.actorId,
-    at: change.now,
+  await work.audit({
     action: existing ? 'form.update' : 'form.create',
     entityId: id,
-    before: existing,
-    after: saved,
+    before: existing && formAuditView(existing),
+    after: formAuditView(saved),
   });
   return saved;
 }
 
-export async function deleteForm(tx: Tx, existing: Form, change: Change): Promise<void> {
+export async function deleteForm(work: Work, id: number): Promise<void> {
+  const existing = await lockForm(work.tx, id);
   if (existing.isUsed) throw conflict(formMessages.formInUse);
   try {
-    await tx.delete(forms).where(eq(forms.id, existing.id));
+    await work.tx.delete(forms).where(eq(forms.id, existing.id));
   } catch (error) {
     if (isForeignKeyViolation(error)) throw conflict(formMessages.formInUse);
     throw error;
   }
-  await writeAudit(tx, {
-    actorId: change.actorId,
-    at: change.now,
+  await work.audit({
     action: 'form.delete',
     entityId: existing.id,
-    before: existing,
+    before: formAuditView(existing),
   });
 }

@@ -9,26 +9,16 @@ import {
   userIdParams,
 } from '@merit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Tx } from '../../db/client.js';
 import { invalid, notFound } from '../../lib/http-errors.js';
 import { userNotFound } from '../user-admin/user-admin.service.js';
 import { findUserById } from '../users/users.service.js';
 import {
-  checkRoleInput,
   createRole,
   deleteRole,
-  findRole,
   presentCommitteeRole,
-  roleNotFound,
   rolesOfUser,
   updateRole,
 } from './roles.service.js';
-
-async function loadUser(db: Tx, id: number) {
-  const user = await findUserById(db, id);
-  if (!user) throw notFound(userNotFound);
-  return user;
-}
 
 /** The spec's role payload may repeat the user; when it does, it must be the user of the path. */
 function checkSameUser(bodyUserId: number | undefined, pathUserId: number): void {
@@ -53,11 +43,12 @@ export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: committeeRoleList, 401: errorBody, 403: errorBody, 404: errorBody },
       },
     },
-    async (request) => {
-      const user = await loadUser(app.db, request.params.userId);
-      const now = app.now();
-      return (await rolesOfUser(app.db, user.id)).map((r) => presentCommitteeRole(r, now));
-    },
+    async (request) =>
+      app.read(request, async ({ tx, now }) => {
+        const user = await findUserById(tx, request.params.userId);
+        if (!user) throw notFound(userNotFound);
+        return (await rolesOfUser(tx, user.id)).map((r) => presentCommitteeRole(r, now));
+      }),
   );
 
   app.post(
@@ -79,11 +70,9 @@ export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const user = await loadUser(app.db, request.params.userId);
-      checkSameUser(request.body.userId, user.id);
-      const change = { actorId: request.user!.id, now: app.now() };
-      const role = await app.db.transaction(async (tx) =>
-        createRole(tx, user.id, await checkRoleInput(tx, request.body), change),
+      checkSameUser(request.body.userId, request.params.userId);
+      const role = await app.write(request, (work) =>
+        createRole(work, request.params.userId, request.body),
       );
       return reply.code(201).send(role);
     },
@@ -108,14 +97,10 @@ export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const user = await loadUser(app.db, request.params.userId);
-      checkSameUser(request.body.userId, user.id);
-      const change = { actorId: request.user!.id, now: app.now() };
-      return app.db.transaction(async (tx) => {
-        const existing = await findRole(tx, request.body.id);
-        if (!existing || existing.userId !== user.id) throw notFound(roleNotFound);
-        return updateRole(tx, existing, await checkRoleInput(tx, request.body), change);
-      });
+      checkSameUser(request.body.userId, request.params.userId);
+      return app.write(request, (work) =>
+        updateRole(work, request.params.userId, request.body.id, request.body),
+      );
     },
   );
 
@@ -137,12 +122,7 @@ export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const change = { actorId: request.user!.id, now: app.now() };
-      await app.db.transaction(async (tx) => {
-        const existing = await findRole(tx, request.params.id);
-        if (!existing) throw notFound('There is no role with this id.');
-        await deleteRole(tx, existing, change);
-      });
+      await app.write(request, (work) => deleteRole(work, request.params.id));
       return reply.code(204).send(null);
     },
   );

@@ -1,11 +1,19 @@
 import type { CommitteeRole } from '@merit/contract';
-import { roleMessages, validateRole, type RoleInput, type RoleValues } from '@merit/domain';
-import { asc, eq } from 'drizzle-orm';
+import {
+  hasErrors,
+  roleMessages,
+  roleOverlapErrors,
+  validateRole,
+  type RoleInput,
+  type RoleValues,
+} from '@merit/domain';
+import { and, asc, eq, ne } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
-import { committeeRoles, committees } from '../../db/schema.js';
-import { writeAudit } from '../../lib/audit.js';
+import { committeeRoles, committees, users } from '../../db/schema.js';
 import { isForeignKeyViolation } from '../../lib/db-errors.js';
-import { invalid } from '../../lib/http-errors.js';
+import { invalid, notFound } from '../../lib/http-errors.js';
+import type { Work } from '../../lib/work.js';
+import { userNotFound } from '../user-admin/user-admin.service.js';
 import { presentRole, type RoleRow } from '../users/users.presenter.js';
 
 export const roleNotFound = 'There is no such role for this user.';
@@ -46,18 +54,60 @@ export async function findRole(db: Tx, id: number): Promise<UserRoleRow | undefi
   return row;
 }
 
-/** The role form's values, checked by the domain's rules and against the committees that exist. */
-export async function checkRoleInput(db: Tx, input: RoleInput): Promise<RoleValues> {
+/**
+ * The user whose roles change, locked for the rest of the transaction: two role changes
+ * for one user take turns, so both cannot pass the overlap check. A 404 when absent.
+ */
+async function lockUser(tx: Tx, userId: number): Promise<void> {
+  const [user] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('update');
+  if (!user) throw notFound(userNotFound);
+}
+
+/**
+ * The role form's values, checked by the domain's rules, against the committees that
+ * exist, and against the user's other roles on that committee (`exceptRoleId`: the role
+ * being changed).
+ */
+async function checkRoleInput(
+  tx: Tx,
+  userId: number,
+  input: RoleInput,
+  exceptRoleId?: number,
+): Promise<RoleValues> {
   const result = validateRole(input);
   if (!result.ok) throw invalid(result.errors);
-  const [committee] = await db
+  const [committee] = await tx
     .select({ id: committees.id })
     .from(committees)
     .where(eq(committees.id, result.value.committeeId))
     .limit(1);
   if (!committee) throw invalid({ committeeId: [roleMessages.committeeMissing] });
+  const conditions = [
+    eq(committeeRoles.userId, userId),
+    eq(committeeRoles.committeeId, committee.id),
+  ];
+  if (exceptRoleId !== undefined) conditions.push(ne(committeeRoles.id, exceptRoleId));
+  const others = await tx
+    .select({ commencement: committeeRoles.commencement, termination: committeeRoles.termination })
+    .from(committeeRoles)
+    .where(and(...conditions));
+  const overlap = roleOverlapErrors(result.value, others);
+  if (hasErrors(overlap)) throw invalid(overlap);
   return result.value;
 }
+
+/** A role as the audit log compares it. */
+const roleAuditView = (role: CommitteeRole) => ({
+  userId: role.userId,
+  committeeId: role.committeeId,
+  role: role.role,
+  commencement: role.commencement,
+  termination: role.termination,
+});
 
 /** Writes a role change; a committee deleted since the check is the same bad input. */
 async function guardCommittee<T>(write: () => Promise<T>): Promise<T> {
@@ -70,65 +120,66 @@ async function guardCommittee<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-export interface Change {
-  actorId: number;
-  now: Date;
-}
-
 export async function createRole(
-  tx: Tx,
+  work: Work,
   userId: number,
-  values: RoleValues,
-  change: Change,
+  input: RoleInput,
 ): Promise<CommitteeRole> {
+  await lockUser(work.tx, userId);
+  const values = await checkRoleInput(work.tx, userId, input);
   const [created] = await guardCommittee(() =>
-    tx
+    work.tx
       .insert(committeeRoles)
-      .values({ userId, ...values, createdAt: change.now, updatedAt: change.now })
+      .values({ userId, ...values, createdAt: work.now, updatedAt: work.now })
       .returning({ id: committeeRoles.id }),
   );
-  const role = presentCommitteeRole((await findRole(tx, created!.id))!, change.now);
-  await writeAudit(tx, {
-    actorId: change.actorId,
-    at: change.now,
-    action: 'role.create',
-    entityId: role.id,
-    after: role,
-  });
+  const role = presentCommitteeRole((await findRole(work.tx, created!.id))!, work.now);
+  await work.audit({ action: 'role.create', entityId: role.id, after: roleAuditView(role) });
   return role;
 }
 
+/** Changes one of `userId`'s roles; a role of someone else is a 404. */
 export async function updateRole(
-  tx: Tx,
-  existing: UserRoleRow,
-  values: RoleValues,
-  change: Change,
+  work: Work,
+  userId: number,
+  roleId: number,
+  input: RoleInput,
 ): Promise<CommitteeRole> {
+  await lockUser(work.tx, userId);
+  const existing = await findRole(work.tx, roleId);
+  if (!existing || existing.userId !== userId) throw notFound(roleNotFound);
+  const values = await checkRoleInput(work.tx, userId, input, existing.id);
   await guardCommittee(() =>
-    tx
+    work.tx
       .update(committeeRoles)
-      .set({ ...values, updatedAt: change.now })
+      .set({ ...values, updatedAt: work.now })
       .where(eq(committeeRoles.id, existing.id)),
   );
-  const role = presentCommitteeRole((await findRole(tx, existing.id))!, change.now);
-  await writeAudit(tx, {
-    actorId: change.actorId,
-    at: change.now,
+  const role = presentCommitteeRole((await findRole(work.tx, existing.id))!, work.now);
+  await work.audit({
     action: 'role.update',
     entityId: role.id,
-    before: presentCommitteeRole(existing, change.now),
-    after: role,
+    before: roleAuditView(presentCommitteeRole(existing, work.now)),
+    after: roleAuditView(role),
   });
   return role;
 }
 
-export async function deleteRole(tx: Tx, existing: UserRoleRow, change: Change): Promise<void> {
-  await tx.delete(committeeRoles).where(eq(committeeRoles.id, existing.id));
-  await writeAudit(tx, {
-    actorId: change.actorId,
-    at: change.now,
+export async function deleteRole(work: Work, roleId: number): Promise<void> {
+  const [removed] = await work.tx
+    .delete(committeeRoles)
+    .where(eq(committeeRoles.id, roleId))
+    .returning();
+  if (!removed) throw notFound('There is no role with this id.');
+  await work.audit({
     action: 'role.delete',
-    entityId: existing.id,
-    before: presentCommitteeRole(existing, change.now),
+    entityId: removed.id,
+    before: {
+      userId: removed.userId,
+      committeeId: removed.committeeId,
+      role: removed.role,
+      commencement: removed.commencement,
+      termination: removed.termination,
+    },
   });
 }

@@ -3,8 +3,8 @@ import {
   errorBody,
   idParams,
   userAdminUpdate,
-  userList,
   userListQuery,
+  userPage,
 } from '@merit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { notFound } from '../../lib/http-errors.js';
@@ -27,12 +27,13 @@ export const userAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       config,
       schema: {
         tags,
-        summary: 'Every user, or those matching ?search= in username, name, email or institution',
+        summary:
+          'One page of users, sorted by a column, searched with ?q= in username, name, email or institution',
         querystring: userListQuery,
-        response: { 200: userList, 400: errorBody, 401: errorBody, 403: errorBody },
+        response: { 200: userPage, 400: errorBody, 401: errorBody, 403: errorBody },
       },
     },
-    async (request) => listUsers(app.db, request.query.search),
+    async (request) => app.read(request, ({ tx }) => listUsers(tx, request.query)),
   );
 
   app.get(
@@ -46,11 +47,12 @@ export const userAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: adminUserDetails, 401: errorBody, 403: errorBody, 404: errorBody },
       },
     },
-    async (request) => {
-      const user = await findUserById(app.db, request.params.id);
-      if (!user) throw notFound(userNotFound);
-      return presentAdminUser(app.db, user, app.now());
-    },
+    async (request) =>
+      app.read(request, async ({ tx, now }) => {
+        const user = await findUserById(tx, request.params.id);
+        if (!user) throw notFound(userNotFound);
+        return presentAdminUser(tx, user, now);
+      }),
   );
 
   app.patch(
@@ -73,16 +75,13 @@ export const userAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => {
-      const now = app.now();
-      const updated = await app.db.transaction((tx) =>
-        updateAccountFlags(tx, request.params.id, request.body, {
-          actorId: request.user!.id,
-          now,
-        }),
-      );
-      if (!updated) throw notFound(userNotFound);
-      return presentAdminUser(app.db, updated, now);
-    },
+    async (request) =>
+      app.write(request, async (work) =>
+        presentAdminUser(
+          work.tx,
+          await updateAccountFlags(work, request.params.id, request.body),
+          work.now,
+        ),
+      ),
   );
 };

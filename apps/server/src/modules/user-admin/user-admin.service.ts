@@ -1,16 +1,21 @@
-import type { AdminUserDetails, UserAdminUpdate, UserSummary } from '@merit/contract';
+import type {
+  AdminUserDetails,
+  ListQuery,
+  Page,
+  UserAdminUpdate,
+  UserSummary,
+} from '@merit/contract';
 import { leavesNoActiveAdmin, userAdminMessages } from '@merit/domain';
-import { and, asc, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, count, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { users } from '../../db/schema.js';
-import { writeAudit, type AuditAction } from '../../lib/audit.js';
-import { conflict } from '../../lib/http-errors.js';
-import { pendingEmail } from '../accounts/accounts.service.js';
+import type { AuditAction } from '../../lib/audit.js';
+import { conflict, notFound } from '../../lib/http-errors.js';
+import { offsetOf, orderOf, pageOf } from '../../lib/pages.js';
+import type { Work } from '../../lib/work.js';
 import { revokeUserTokens } from '../auth/tokens.js';
-import { presentUserDetails } from '../users/users.presenter.js';
+import { userDetailsOf } from '../users/users.details.js';
 import type { UserRow } from '../users/users.service.js';
-import { rolesOfUser } from '../roles/roles.service.js';
-import { hasIdentity } from '../oidc/oidc.service.js';
 
 export const userNotFound = 'There is no user with this id.';
 
@@ -30,28 +35,43 @@ const summaryColumns = {
 };
 
 /**
- * The Manage Users table: every user, or those whose username, first, last or full
- * name, email or institution contains `search` (any case), by username.
+ * One page of the Manage Users table: every user, or those whose username, first, last
+ * or full name, email or institution contains `q` (any case), in the order asked for.
  */
-export async function listUsers(db: Tx, search: string | undefined): Promise<UserSummary[]> {
-  const term = search?.trim();
-  const pattern = term ? `%${escapeLike(term)}%` : null;
-  return db
-    .select(summaryColumns)
-    .from(users)
-    .where(
-      pattern
-        ? or(
-            ilike(users.username, pattern),
-            ilike(users.firstName, pattern),
-            ilike(users.lastName, pattern),
-            ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern),
-            ilike(users.email, pattern),
-            ilike(users.institution, pattern),
-          )
-        : undefined,
-    )
-    .orderBy(asc(sql`lower(${users.username})`), asc(users.id));
+export async function listUsers(db: Tx, query: ListQuery): Promise<Page<UserSummary>> {
+  const pattern = query.q ? `%${escapeLike(query.q)}%` : null;
+  const where = pattern
+    ? or(
+        ilike(users.username, pattern),
+        ilike(users.firstName, pattern),
+        ilike(users.lastName, pattern),
+        ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern),
+        ilike(users.email, pattern),
+        ilike(users.institution, pattern),
+      )
+    : undefined;
+  const [counted, items] = await Promise.all([
+    db.select({ total: count() }).from(users).where(where),
+    db
+      .select(summaryColumns)
+      .from(users)
+      .where(where)
+      .orderBy(
+        ...orderOf(
+          query,
+          {
+            username: sql`lower(${users.username})`,
+            aaf: users.isAaf,
+            email: sql`lower(${users.email})`,
+            institution: sql`lower(${users.institution})`,
+          },
+          users.id,
+        ),
+      )
+      .limit(query.pageSize)
+      .offset(offsetOf(query)),
+  ]);
+  return pageOf(query, counted[0]!.total, items);
 }
 
 export async function presentAdminUser(
@@ -59,23 +79,8 @@ export async function presentAdminUser(
   user: UserRow,
   now: Date,
 ): Promise<AdminUserDetails> {
-  const roles = await rolesOfUser(db, user.id);
-  return {
-    ...presentUserDetails(
-      user,
-      roles,
-      await pendingEmail(db, user, now),
-      await hasIdentity(db, user.id),
-      now,
-    ),
-    is_active: user.isActive,
-  };
+  return { ...(await userDetailsOf(db, user, now)), is_active: user.isActive };
 }
-
-const flagsOf = (user: Pick<UserRow, 'isAdmin' | 'isActive'>) => ({
-  is_admin: user.isAdmin,
-  is_active: user.isActive,
-});
 
 /**
  * Makes a user admin or not and deactivates or reactivates the account, refusing a
@@ -83,11 +88,11 @@ const flagsOf = (user: Pick<UserRow, 'isAdmin' | 'isActive'>) => ({
  * One audit row per flag that changes.
  */
 export async function updateAccountFlags(
-  tx: Tx,
+  work: Work,
   userId: number,
   update: UserAdminUpdate,
-  change: { actorId: number; now: Date },
-): Promise<UserRow | undefined> {
+): Promise<UserRow> {
+  const { tx, now } = work;
   // Locking every active admin's row makes two admins removing each other at the same
   // moment take turns, so the second sees the first's change and the count stays right.
   const activeAdmins = await tx
@@ -96,7 +101,7 @@ export async function updateAccountFlags(
     .where(and(eq(users.isAdmin, true), eq(users.isActive, true)))
     .for('update');
   const [target] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
-  if (!target) return undefined;
+  if (!target) throw notFound(userNotFound);
   const requested = { isAdmin: update.is_admin, isActive: update.is_active };
   if (leavesNoActiveAdmin(target, requested, activeAdmins.length))
     throw conflict(userAdminMessages.lastActiveAdmin);
@@ -105,28 +110,42 @@ export async function updateAccountFlags(
     isAdmin: requested.isAdmin ?? target.isAdmin,
     isActive: requested.isActive ?? target.isActive,
   };
-  const actions: AuditAction[] = [];
+  // One audit row per state change, holding just the flag it changed.
+  const changes: {
+    action: AuditAction;
+    field: 'is_admin' | 'is_active';
+    from: boolean;
+    to: boolean;
+  }[] = [];
   if (next.isAdmin !== target.isAdmin)
-    actions.push(next.isAdmin ? 'user.grant_admin' : 'user.revoke_admin');
+    changes.push({
+      action: next.isAdmin ? 'user.grant_admin' : 'user.revoke_admin',
+      field: 'is_admin',
+      from: target.isAdmin,
+      to: next.isAdmin,
+    });
   if (next.isActive !== target.isActive)
-    actions.push(next.isActive ? 'user.reactivate' : 'user.deactivate');
-  if (actions.length === 0) return target;
+    changes.push({
+      action: next.isActive ? 'user.reactivate' : 'user.deactivate',
+      field: 'is_active',
+      from: target.isActive,
+      to: next.isActive,
+    });
+  if (changes.length === 0) return target;
 
   const [updated] = await tx
     .update(users)
-    .set({ ...next, updatedAt: change.now })
+    .set({ ...next, updatedAt: now })
     .where(eq(users.id, target.id))
     .returning();
-  if (!next.isActive) await revokeUserTokens(tx, target.id, change.now);
-  for (const action of actions) {
-    await writeAudit(tx, {
-      actorId: change.actorId,
-      at: change.now,
-      action,
+  if (!next.isActive) await revokeUserTokens(tx, target.id, now);
+  for (const change of changes) {
+    await work.audit({
+      action: change.action,
       entityId: target.id,
-      before: flagsOf(target),
-      after: flagsOf(updated!),
+      before: { [change.field]: change.from },
+      after: { [change.field]: change.to },
     });
   }
-  return updated;
+  return updated!;
 }

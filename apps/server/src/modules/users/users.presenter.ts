@@ -1,5 +1,11 @@
 import type { UserDetails, UserRole } from '@merit/contract';
-import { isRoleCurrent, type CommitteeRoleName, type Gender } from '@merit/domain';
+import {
+  abilitiesOf,
+  globalPolicy,
+  isRoleCurrent,
+  type CommitteeRoleName,
+  type Gender,
+} from '@merit/domain';
 import type { UserRow } from './users.service.js';
 
 export interface RoleRow {
@@ -23,7 +29,10 @@ export function presentRole(row: RoleRow, now: Date): UserRole {
   };
 }
 
-/** The User of spec section 3, under its spec names. */
+/**
+ * The User of spec section 3, under its spec names, with what the user may do that is
+ * tied to no one resource (start a call, review), decided on the server's clock.
+ */
 export function presentUserDetails(
   user: UserRow,
   roles: RoleRow[],
@@ -48,5 +57,15 @@ export function presentUserDetails(
     pending_email: pendingEmail,
     has_federated_login: hasFederatedLogin,
     roles: roles.map((r) => presentRole(r, now)),
+    abilities: abilitiesOf(
+      globalPolicy,
+      {
+        id: user.id,
+        isAdmin: user.isAdmin,
+        roles: roles.map((r) => ({ ...r, role: r.role as CommitteeRoleName })),
+      },
+      null,
+      now,
+    ),
   };
 }

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { hashPassword } from '../../lib/passwords.js';
@@ -112,4 +112,42 @@ export async function ensureFirstAdmin(
     await upsertAdmin(tx, { username: 'admin', email: 'admin@merit.invalid', password });
     return { username: 'admin', password };
   });
+}
+
+/**
+ * Active users whose name or username contains `q` (any case), for a chair picking someone
+ * for an extension; at most 20. An email is matched, and shown, only when `q` is that
+ * whole address: the picker must not let anyone collect addresses a few letters at a time.
+ */
+export async function lookUpUsers(db: Tx, q: string) {
+  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const exactEmail = eq(sql`lower(${users.email})`, q.toLowerCase());
+  const rows = await db
+    .select({
+      id: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      username: users.username,
+      email: users.email,
+      emailMatched: sql<boolean>`${exactEmail}`,
+    })
+    .from(users)
+    .where(
+      and(
+        eq(users.isActive, true),
+        or(
+          ilike(users.username, pattern),
+          ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern),
+          exactEmail,
+        ),
+      ),
+    )
+    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.username))
+    .limit(20);
+  return rows.map((r) => ({
+    id: r.id,
+    name: `${r.firstName} ${r.lastName}`.trim() || r.username,
+    username: r.username,
+    email: r.emailMatched ? r.email : null,
+  }));
 }
