@@ -1,5 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
+import {
+  test as base,
+  expect,
+  type ConsoleMessage,
+  type Page,
+  type TestInfo,
+} from '@playwright/test';
 import { e2eEnv } from './env';
 
 export { expect };
@@ -87,6 +93,52 @@ export async function logIn(page: Page, credentials: Credentials): Promise<void>
   await page.getByRole('button', { name: 'Log in' }).click();
 }
 
+/** Marks the console messages through which the page reports a CSP violation. */
+const CSP_VIOLATION = '[CSP violation]';
+
+/**
+ * A 4xx answer of the API tells the page something it shows (wrong password, a name
+ * already taken, a link that expired); Chromium logs each one as an error anyway. A 5xx,
+ * a 4xx for anything but the API (a script, an image) and every other error still count.
+ */
+function isApiRefusal(message: ConsoleMessage): boolean {
+  return (
+    /^Failed to load resource: the server responded with a status of 4\d\d\b/.test(
+      message.text(),
+    ) && /^https?:\/\/[^/]+\/api\//.test(message.location().url)
+  );
+}
+
+/**
+ * Collects, for the whole test, every `console.error`, uncaught error and Content
+ * Security Policy violation of the page, each with the address it happened on: a
+ * journey whose screens all look right still fails when the browser saw one of these.
+ */
+async function watchForProblems(page: Page): Promise<string[]> {
+  const problems: string[] = [];
+  // The page cannot tell Playwright of a violation itself; it logs it, and the console
+  // listener below picks it up like any other error.
+  await page.addInitScript((prefix: string) => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const where = event.sourceFile ? ` (${event.sourceFile}:${event.lineNumber})` : '';
+      console.error(
+        `${prefix} ${event.effectiveDirective} refused ${event.blockedURI || 'inline code'}${where}`,
+      );
+    });
+  }, CSP_VIOLATION);
+  page.on('console', (message) => {
+    if (message.type() !== 'error' || isApiRefusal(message)) return;
+    const { url, lineNumber } = message.location();
+    const source = url ? `\n  from ${url}:${lineNumber}` : '';
+    const what = message.text().startsWith(CSP_VIOLATION) ? 'CSP violation' : 'console.error';
+    problems.push(`${what} on ${page.url()}:\n  ${message.text()}${source}`);
+  });
+  page.on('pageerror', (error) => {
+    problems.push(`Uncaught ${error.name} on ${page.url()}:\n  ${error.stack ?? error.message}`);
+  });
+  return problems;
+}
+
 export const test = base.extend({
   // The server's address is known only once global setup has started it, after
   // the config was read, so it comes from the environment here.
@@ -96,10 +148,22 @@ export const test = base.extend({
   },
 
   page: async ({ page }, use, testInfo) => {
+    const problems = await watchForProblems(page);
     await use(page);
+    // A test that already failed keeps its own error; what the page reported may explain it.
+    if (testInfo.status !== testInfo.expectedStatus) {
+      if (problems.length > 0) {
+        await testInfo.attach('browser errors', { body: problems.join('\n\n') });
+      }
+      return;
+    }
+    if (problems.length > 0) {
+      throw new Error(
+        `The browser reported ${problems.length} error(s) during the test:\n\n` +
+          problems.join('\n\n'),
+      );
+    }
     // Whatever page a test ends on is checked too, so none slips through unchecked.
-    // A test that already failed keeps its own error.
-    if (testInfo.status !== testInfo.expectedStatus) return;
     if (page.isClosed() || !page.url().startsWith('http')) return;
     const contentType = await page.evaluate(() => document.contentType).catch(() => 'unknown');
     if (contentType !== 'text/html') return;

@@ -15,7 +15,7 @@ let contract: Promise<ContractModule> | undefined;
  * The download runs in parallel with the first request, so nobody waits for it.
  */
 export function loadContract(): Promise<ContractModule> {
-  contract ??= import('@merit/contract').catch((error: unknown) => {
+  contract ??= import('./contract-module').catch((error: unknown) => {
     // Let the next call try again (a flaky network, or a deployment replaced the file).
     contract = undefined;
     throw error;

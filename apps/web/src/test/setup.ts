@@ -1,3 +1,6 @@
+// Before anything builds a zod schema, as the app does (api/contract-module.ts): the
+// tests parse the contract the way the browser will.
+import '../api/zod-jitless';
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';

@@ -1,30 +1,51 @@
 import type { UserRole } from '@merit/contract';
-import type { CommitteeRoleName } from '@merit/domain';
-import {
-  FormControlLabel,
-  Paper,
-  Switch,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { FormControlLabel, Switch, Typography } from '@mui/material';
 import { useState } from 'react';
+import { DataTable, type Column } from '../../components/table/DataTable';
+import { useTableState } from '../../components/table/use-table-state';
+import { formatRoleDate, ROLE_LABELS } from '../admin/role-dates';
 
-const ROLE_LABELS: Record<CommitteeRoleName, string> = { CHAIR: 'Chair', MEMBER: 'Member' };
+const COLUMNS: readonly Column<UserRole>[] = [
+  {
+    key: 'committee',
+    header: 'Committee',
+    cell: (role) => role.committeeName,
+    sort: (role) => role.committeeName,
+  },
+  {
+    key: 'role',
+    header: 'Role',
+    cell: (role) => ROLE_LABELS[role.role],
+    sort: (role) => ROLE_LABELS[role.role],
+  },
+  {
+    key: 'from',
+    header: 'Effective from',
+    cell: (role) => formatRoleDate(role.commencement),
+    sort: (role) => new Date(role.commencement),
+  },
+  {
+    key: 'until',
+    header: 'Effective until',
+    cell: (role) => formatRoleDate(role.termination),
+    sort: (role) => new Date(role.termination),
+  },
+];
 
-function formatDate(iso: string): string {
-  return new Date(iso).toLocaleDateString(undefined, { dateStyle: 'long' });
-}
+const CURRENT_COLUMN: Column<UserRole> = {
+  key: 'current',
+  header: 'Current',
+  cell: (role) => (role.current ? 'Yes' : 'No'),
+  sort: (role) => (role.current ? 'Yes' : 'No'),
+};
 
 /** The user's committee roles: the current ones, or all of them with a Current column. */
 export function RolesTable({ roles, labelledBy }: { roles: UserRole[]; labelledBy: string }) {
   const [showAll, setShowAll] = useState(false);
   const shown = showAll ? roles : roles.filter((role) => role.current);
   const hasOthers = roles.some((role) => !role.current);
+  const columns = showAll ? [...COLUMNS, CURRENT_COLUMN] : COLUMNS;
+  const table = useTableState(columns, { defaultSort: { key: 'committee', direction: 'asc' } });
 
   return (
     <>
@@ -40,30 +61,13 @@ export function RolesTable({ roles, labelledBy }: { roles: UserRole[]; labelledB
       {shown.length === 0 ? (
         <Typography>You have no current committee roles.</Typography>
       ) : (
-        <TableContainer component={Paper} variant="outlined" sx={{ maxWidth: 900 }}>
-          <Table aria-labelledby={labelledBy}>
-            <TableHead>
-              <TableRow>
-                <TableCell>Committee</TableCell>
-                <TableCell>Role</TableCell>
-                <TableCell>Effective from</TableCell>
-                <TableCell>Effective until</TableCell>
-                {showAll && <TableCell>Current</TableCell>}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {shown.map((role) => (
-                <TableRow key={role.id}>
-                  <TableCell>{role.committeeName}</TableCell>
-                  <TableCell>{ROLE_LABELS[role.role]}</TableCell>
-                  <TableCell>{formatDate(role.commencement)}</TableCell>
-                  <TableCell>{formatDate(role.termination)}</TableCell>
-                  {showAll && <TableCell>{role.current ? 'Yes' : 'No'}</TableCell>}
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        <DataTable
+          labelledBy={labelledBy}
+          columns={columns}
+          state={table}
+          rows={shown}
+          rowKey={(role) => role.id}
+        />
       )}
     </>
   );

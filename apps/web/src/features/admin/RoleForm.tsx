@@ -1,6 +1,6 @@
 import type { CommitteeRole, RoleRequest } from '@merit/contract';
 import { COMMITTEE_ROLES, validateRole } from '@merit/domain';
-import { Box, Button, Stack } from '@mui/material';
+import { Alert, Box, Button, Link, Stack } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { ErrorList } from '../../components/ErrorList';
@@ -102,6 +102,15 @@ export function RoleForm({ userId, role }: RoleFormProps) {
     <Box component="form" noValidate onSubmit={form.onSubmit} sx={{ maxWidth: 560 }}>
       <ErrorList messages={form.errors} />
       <Stack spacing={3}>
+        {committees.data.length === 0 && (
+          // A note, not an alert: it is there from the start, nothing happened.
+          <Alert severity="info" role="note">
+            There are no committees to give a role on yet.{' '}
+            <Link component={RouterLink} to="/committees/new">
+              Add a committee first.
+            </Link>
+          </Alert>
+        )}
         <SelectInput
           {...form.field('committeeId')}
           required
@@ -110,10 +119,6 @@ export function RoleForm({ userId, role }: RoleFormProps) {
             value: String(committee.id),
             label: committee.name,
           }))}
-          helperText={
-            form.field('committeeId').helperText ??
-            (committees.data.length === 0 ? 'Add a committee first.' : undefined)
-          }
         />
         <SelectInput
           {...form.field('role')}

@@ -2,26 +2,33 @@ import type { RoleRequest, RoleUpdateRequest, UserAdminUpdate } from '@merit/con
 import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../api/client';
 import { noBody } from '../../api/contract';
+import type { ServerListQuery } from '../../components/table/use-table-state';
 import { currentUserKey } from '../auth/session-hooks';
 
 /** Query keys of the admin screens; everything under `admin` is admin-only data. */
 export const adminKeys = {
   all: ['admin'] as const,
-  users: (search: string) => ['admin', 'users', 'list', search] as const,
+  users: (query: ServerListQuery) => ['admin', 'users', 'list', query] as const,
   user: (userId: number) => ['admin', 'users', 'detail', userId] as const,
   roles: (userId: number) => ['admin', 'roles', userId] as const,
   committees: ['admin', 'committees', 'list'] as const,
   committee: (committeeId: number) => ['admin', 'committees', 'detail', committeeId] as const,
 };
 
-export function useUserList(search: string) {
+/** One page of the Manage Users list, as the server searched, sorted and paged it. */
+export function useUserList(query: ServerListQuery) {
   return useQuery({
-    queryKey: adminKeys.users(search),
+    queryKey: adminKeys.users(query),
     queryFn: ({ signal }) => {
-      const query = search ? `?search=${encodeURIComponent(search)}` : '';
-      return apiRequest(`/users/${query}`, { schema: (c) => c.userList, signal });
+      const params = new URLSearchParams({
+        page: String(query.page),
+        pageSize: String(query.pageSize),
+        sort: query.sort,
+        ...(query.q ? { q: query.q } : {}),
+      });
+      return apiRequest(`/users/?${params}`, { schema: (c) => c.userPage, signal });
     },
-    // While a new search runs, the table keeps the last answer instead of flashing empty.
+    // While the next page or search loads, the table keeps the last answer instead of flashing empty.
     placeholderData: keepPreviousData,
   });
 }

@@ -1,58 +1,83 @@
 import type { FormName } from '@merit/contract';
 import { FORM_TYPE_LABELS } from '@merit/domain';
 import AddIcon from '@mui/icons-material/Add';
-import {
-  Box,
-  Button,
-  Paper,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TablePagination,
-  TableRow,
-  Typography,
-} from '@mui/material';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Box, Button } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { errorMessages } from '../../api/client';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorList } from '../../components/ErrorList';
 import { LoadFailedView } from '../../components/LoadFailedView';
 import { LoadingView } from '../../components/LoadingView';
 import { useNotify } from '../../components/notifications/notification-context';
 import { SearchField } from '../../components/SearchField';
-import { useConfirm } from '../../components/use-confirm';
-import { usePagedRows } from '../../components/use-paged-rows';
+import { DataTable, type Column } from '../../components/table/DataTable';
+import { searchRows } from '../../components/table/sort-rows';
+import { useDeleteRow } from '../../components/table/use-delete-row';
+import { useTableState } from '../../components/table/use-table-state';
 import { FormNameDialog } from './FormNameDialog';
 import { deleteFormName, formKeys, useFormNames } from './forms.api';
+
+const COLUMNS: readonly Column<FormName>[] = [
+  {
+    key: 'name',
+    header: 'Name',
+    cell: (formName) => formName.name,
+    sort: (formName) => formName.name,
+    cellSx: { fontFamily: 'monospace' },
+  },
+  {
+    key: 'display',
+    header: 'Display name',
+    cell: (formName) => formName.display_name,
+    sort: (formName) => formName.display_name,
+  },
+  {
+    key: 'type',
+    header: 'Type',
+    cell: (formName) => FORM_TYPE_LABELS[formName.type],
+    sort: (formName) => FORM_TYPE_LABELS[formName.type],
+  },
+];
 
 /** The Form Names tab of the Form Builder: add, rename (display name only) and delete. */
 export function FormNamesTab() {
   const formNames = useFormNames();
   const queryClient = useQueryClient();
   const notify = useNotify();
-  const [search, setSearch] = useState('');
-  const needle = search.trim().toLowerCase();
-  const shown = (formNames.data ?? []).filter(
-    (formName) =>
-      formName.name.toLowerCase().includes(needle) ||
-      formName.display_name.toLowerCase().includes(needle),
-  );
-  const paged = usePagedRows(shown);
   // `null` edits nothing: the dialog adds a new form name.
   const [editing, setEditing] = useState<{ formName: FormName | null } | null>(null);
-  const confirm = useConfirm<FormName>();
-  const deletion = useMutation({
-    mutationFn: (formName: FormName) => deleteFormName(formName.id),
-    onSuccess: (_result, formName) => notify(`The form name ${formName.name} has been deleted.`),
-    onSettled: () => {
-      confirm.close();
-      void queryClient.invalidateQueries({ queryKey: formKeys.all });
-    },
+  const deletion = useDeleteRow<FormName>({
+    remove: (formName) => deleteFormName(formName.id),
+    canDelete: (formName) => !formName.isUsed,
+    name: (formName) => formName.name,
+    title: 'Delete this form name?',
+    message: (formName) => `The form name ${formName.name} will be deleted. This cannot be undone.`,
+    done: (formName) => `The form name ${formName.name} has been deleted.`,
+    refresh: (client) => client.invalidateQueries({ queryKey: formKeys.all }),
   });
+  const columns: readonly Column<FormName>[] = [
+    ...COLUMNS,
+    {
+      key: 'edit',
+      header: 'Edit',
+      action: true,
+      cell: (formName) => (
+        <Button
+          size="small"
+          aria-label={`Edit ${formName.name}`}
+          onClick={() => setEditing({ formName })}
+        >
+          Edit
+        </Button>
+      ),
+    },
+    deletion.column,
+  ];
+  const table = useTableState(columns, { defaultSort: { key: 'name', direction: 'asc' } });
+  const shown = searchRows(formNames.data ?? [], table.q, (formName) => [
+    formName.name,
+    formName.display_name,
+  ]);
 
   let content;
   if (formNames.isPending) {
@@ -66,77 +91,26 @@ export function FormNamesTab() {
       </EmptyState>
     );
   } else if (shown.length === 0) {
-    content = <EmptyState>{`No form name matches “${search.trim()}”.`}</EmptyState>;
+    content = <EmptyState>{`No form name matches “${table.q.trim()}”.`}</EmptyState>;
   } else {
     content = (
-      <TableContainer component={Paper} variant="outlined">
-        <Table aria-label="Form names">
-          <TableHead>
-            <TableRow>
-              <TableCell>Name</TableCell>
-              <TableCell>Display name</TableCell>
-              <TableCell>Type</TableCell>
-              <TableCell align="right">Edit</TableCell>
-              <TableCell align="right">Delete</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {paged.rows.map((formName) => (
-              <TableRow key={formName.id} hover>
-                <TableCell sx={{ fontFamily: 'monospace' }}>{formName.name}</TableCell>
-                <TableCell>{formName.display_name}</TableCell>
-                <TableCell>{FORM_TYPE_LABELS[formName.type]}</TableCell>
-                <TableCell align="right">
-                  <Button
-                    size="small"
-                    aria-label={`Edit ${formName.name}`}
-                    onClick={() => setEditing({ formName })}
-                  >
-                    Edit
-                  </Button>
-                </TableCell>
-                <TableCell align="right">
-                  {formName.isUsed ? (
-                    <Typography component="span" color="text.secondary" sx={{ px: 1 }}>
-                      In use
-                    </Typography>
-                  ) : (
-                    <Button
-                      size="small"
-                      color="error"
-                      aria-label={`Delete ${formName.name}`}
-                      onClick={() => {
-                        deletion.reset();
-                        confirm.ask(formName);
-                      }}
-                    >
-                      Delete
-                    </Button>
-                  )}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-        {paged.paged && <TablePagination {...paged.pagination} />}
-      </TableContainer>
+      <DataTable
+        label="Form names"
+        columns={columns}
+        state={table}
+        rows={shown}
+        rowKey={(formName) => formName.id}
+      />
     );
   }
 
   return (
     <>
-      <ErrorList messages={deletion.isError ? errorMessages(deletion.error) : []} />
+      <ErrorList messages={deletion.errors} />
       <Box
         sx={{ display: 'flex', justifyContent: 'space-between', flexWrap: 'wrap', gap: 2, mb: 2 }}
       >
-        <SearchField
-          label="Search form names"
-          value={search}
-          onChange={(value) => {
-            paged.resetPage();
-            setSearch(value);
-          }}
-        />
+        <SearchField label="Search form names" value={table.q} onChange={table.setQuery} />
         <Button
           variant="contained"
           startIcon={<AddIcon />}
@@ -160,16 +134,7 @@ export function FormNamesTab() {
           );
         }}
       />
-      <ConfirmDialog
-        open={confirm.open}
-        title="Delete this form name?"
-        confirmLabel="Delete"
-        onConfirm={() => confirm.subject && deletion.mutate(confirm.subject)}
-        onCancel={confirm.close}
-        pending={deletion.isPending}
-      >
-        {`The form name ${confirm.subject?.name ?? ''} will be deleted. This cannot be undone.`}
-      </ConfirmDialog>
+      {deletion.dialog}
     </>
   );
 }

@@ -1,59 +1,72 @@
 import type { Form } from '@merit/contract';
 import { FORM_TYPE_LABELS } from '@merit/domain';
 import AddIcon from '@mui/icons-material/Add';
-import {
-  Box,
-  Button,
-  Paper,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TablePagination,
-  TableRow,
-  Typography,
-} from '@mui/material';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Box, Button } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
-import { errorMessages } from '../../api/client';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorList } from '../../components/ErrorList';
 import { LoadFailedView } from '../../components/LoadFailedView';
 import { LoadingView } from '../../components/LoadingView';
-import { useNotify } from '../../components/notifications/notification-context';
 import { SearchField } from '../../components/SearchField';
-import { useConfirm } from '../../components/use-confirm';
-import { usePagedRows } from '../../components/use-paged-rows';
+import { DataTable, type Column } from '../../components/table/DataTable';
+import { searchRows } from '../../components/table/sort-rows';
+import { useDeleteRow } from '../../components/table/use-delete-row';
+import { useTableState } from '../../components/table/use-table-state';
 import { deleteForm, formKeys, useFormList } from './forms.api';
 
 const describe = (form: Form) => `${form.display_name} version ${form.version}`;
 
+const COLUMNS: readonly Column<Form>[] = [
+  {
+    key: 'form',
+    header: 'Form',
+    cell: (form) => form.display_name,
+    sort: (form) => form.display_name,
+  },
+  {
+    key: 'type',
+    header: 'Type',
+    cell: (form) => FORM_TYPE_LABELS[form.type],
+    sort: (form) => FORM_TYPE_LABELS[form.type],
+  },
+  { key: 'version', header: 'Version', cell: (form) => form.version, sort: (form) => form.version },
+  {
+    key: 'edit',
+    header: 'Edit',
+    action: true,
+    // A form that has saved responses cannot change (spec section 4): it opens read-only.
+    cell: (form) => (
+      <Button
+        component={RouterLink}
+        to={`/forms/${form.id}/`}
+        size="small"
+        aria-label={`${form.isUsed ? 'View' : 'Edit'} ${describe(form)}`}
+      >
+        {form.isUsed ? 'View' : 'Edit'}
+      </Button>
+    ),
+  },
+];
+
 /** The Forms tab of the Form Builder: every form (a version of a form name). */
 export function FormsTab() {
   const forms = useFormList();
-  const queryClient = useQueryClient();
-  const notify = useNotify();
-  const [search, setSearch] = useState('');
-  const needle = search.trim().toLowerCase();
-  const shown = (forms.data ?? []).filter(
-    (form) =>
-      form.display_name.toLowerCase().includes(needle) ||
-      form.version.toLowerCase().includes(needle) ||
-      FORM_TYPE_LABELS[form.type].toLowerCase().includes(needle),
-  );
-  const paged = usePagedRows(shown);
-  const confirm = useConfirm<Form>();
-  const deletion = useMutation({
-    mutationFn: (form: Form) => deleteForm(form.id),
-    onSuccess: (_result, form) => notify(`${describe(form)} has been deleted.`),
-    onSettled: () => {
-      confirm.close();
-      void queryClient.invalidateQueries({ queryKey: formKeys.all });
-    },
+  const deletion = useDeleteRow<Form>({
+    remove: (form) => deleteForm(form.id),
+    canDelete: (form) => !form.isUsed,
+    name: describe,
+    title: 'Delete this form?',
+    message: (form) => `${describe(form)} will be deleted. This cannot be undone.`,
+    done: (form) => `${describe(form)} has been deleted.`,
+    refresh: (client) => client.invalidateQueries({ queryKey: formKeys.all }),
   });
+  const columns = [...COLUMNS, deletion.column];
+  const table = useTableState(columns, { defaultSort: { key: 'form', direction: 'asc' } });
+  const shown = searchRows(forms.data ?? [], table.q, (form) => [
+    form.display_name,
+    form.version,
+    FORM_TYPE_LABELS[form.type],
+  ]);
 
   let content;
   if (forms.isPending) {
@@ -67,93 +80,32 @@ export function FormsTab() {
       </EmptyState>
     );
   } else if (shown.length === 0) {
-    content = <EmptyState>{`No form matches “${search.trim()}”.`}</EmptyState>;
+    content = <EmptyState>{`No form matches “${table.q.trim()}”.`}</EmptyState>;
   } else {
     content = (
-      <TableContainer component={Paper} variant="outlined">
-        <Table aria-label="Forms">
-          <TableHead>
-            <TableRow>
-              <TableCell>Form</TableCell>
-              <TableCell>Type</TableCell>
-              <TableCell>Version</TableCell>
-              <TableCell align="right">Edit</TableCell>
-              <TableCell align="right">Delete</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {paged.rows.map((form) => (
-              <TableRow key={form.id} hover>
-                <TableCell>{form.display_name}</TableCell>
-                <TableCell>{FORM_TYPE_LABELS[form.type]}</TableCell>
-                <TableCell>{form.version}</TableCell>
-                <TableCell align="right">
-                  <Button
-                    component={RouterLink}
-                    to={`/forms/${form.id}/`}
-                    size="small"
-                    aria-label={`${form.isUsed ? 'View' : 'Edit'} ${describe(form)}`}
-                  >
-                    {form.isUsed ? 'View' : 'Edit'}
-                  </Button>
-                </TableCell>
-                <TableCell align="right">
-                  {form.isUsed ? (
-                    <Typography component="span" color="text.secondary" sx={{ px: 1 }}>
-                      In use
-                    </Typography>
-                  ) : (
-                    <Button
-                      size="small"
-                      color="error"
-                      aria-label={`Delete ${describe(form)}`}
-                      onClick={() => {
-                        deletion.reset();
-                        confirm.ask(form);
-                      }}
-                    >
-                      Delete
-                    </Button>
-                  )}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-        {paged.paged && <TablePagination {...paged.pagination} />}
-      </TableContainer>
+      <DataTable
+        label="Forms"
+        columns={columns}
+        state={table}
+        rows={shown}
+        rowKey={(form) => form.id}
+      />
     );
   }
 
   return (
     <>
-      <ErrorList messages={deletion.isError ? errorMessages(deletion.error) : []} />
+      <ErrorList messages={deletion.errors} />
       <Box
         sx={{ display: 'flex', justifyContent: 'space-between', flexWrap: 'wrap', gap: 2, mb: 2 }}
       >
-        <SearchField
-          label="Search forms"
-          value={search}
-          onChange={(value) => {
-            paged.resetPage();
-            setSearch(value);
-          }}
-        />
+        <SearchField label="Search forms" value={table.q} onChange={table.setQuery} />
         <Button component={RouterLink} to="/forms/new" variant="contained" startIcon={<AddIcon />}>
           New Form
         </Button>
       </Box>
       {content}
-      <ConfirmDialog
-        open={confirm.open}
-        title="Delete this form?"
-        confirmLabel="Delete"
-        onConfirm={() => confirm.subject && deletion.mutate(confirm.subject)}
-        onCancel={confirm.close}
-        pending={deletion.isPending}
-      >
-        {`${confirm.subject ? describe(confirm.subject) : ''} will be deleted. This cannot be undone.`}
-      </ConfirmDialog>
+      {deletion.dialog}
     </>
   );
 }

@@ -40,7 +40,11 @@ export default function AppShell() {
       >
         Skip to main content
       </Link>
-      <AppBar position="fixed" sx={{ zIndex: (theme) => theme.zIndex.drawer + 1 }}>
+      {/*
+       * Above the permanent drawer from md up, which starts below it; below md the
+       * drawer is a modal that must cover the bar, or the bar hides its first items.
+       */}
+      <AppBar position="fixed" sx={(theme) => ({ zIndex: { md: theme.zIndex.drawer + 1 } })}>
         <Toolbar>
           <IconButton
             color="inherit"

@@ -1,7 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { makeSummary } from '../../features/calls/calls.fixtures';
+import { makeCall, makeSummary } from '../../features/calls/calls.fixtures';
 import { makeUser } from '../../test/fixtures';
 import { AFTER_NAVIGATION, apiCalls, renderApp, stubApi } from '../../test/render-app';
 
@@ -126,5 +126,90 @@ describe('CallListPage', { timeout: 20_000 }, () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'History' }));
     expect(await screen.findByText('There are no closed calls for proposals.')).toBeInTheDocument();
+  });
+});
+
+describe('CallListPage sorting and the address', { timeout: 20_000 }, () => {
+  const january = makeSummary({
+    id: 1,
+    name: 'Round 10',
+    commencement: '2026-01-05T00:00:00.000Z',
+    myRoles: [],
+  });
+  const march = makeSummary({
+    id: 2,
+    name: 'Round 9',
+    commencement: '2026-03-05T00:00:00.000Z',
+    myRoles: [],
+  });
+  const february = makeSummary({
+    id: 3,
+    name: 'Beamline',
+    commencement: '2026-02-05T00:00:00.000Z',
+    myRoles: [],
+  });
+
+  function serveRounds() {
+    return stubApi({
+      'GET /user_details/': { body: member },
+      'GET /calls/open/': { body: [january, march, february] },
+      'GET /calls/closed/': { body: [] },
+      'GET /calls/2/': { body: makeCall({ id: 2, name: 'Round 9' }) },
+    });
+  }
+
+  const callNames = () =>
+    within(screen.getByRole('table'))
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => within(row).getAllByRole('cell')[0]!.textContent);
+
+  it('lists the newest opening first, and sorts by the column a person chooses', async () => {
+    serveRounds();
+    const app = renderApp('/calls', { token: 'k' });
+    await table();
+    expect(callNames()).toEqual(['Round 9', 'Beamline', 'Round 10']);
+    expect(screen.getByRole('columnheader', { name: 'Submission Open' })).toHaveAttribute(
+      'aria-sort',
+      'descending',
+    );
+
+    await userEvent.click(screen.getByRole('button', { name: 'Name' }));
+    // Numbers in names sort as numbers: Round 9 before Round 10.
+    expect(callNames()).toEqual(['Beamline', 'Round 9', 'Round 10']);
+    expect(app.location()).toBe('/calls?sort=name');
+  });
+
+  it('keeps the search and sort in the address, so Back from a call finds them again', async () => {
+    serveRounds();
+    const app = renderApp('/calls?sort=-name', { token: 'k' });
+    await table();
+    expect(callNames()).toEqual(['Round 10', 'Round 9', 'Beamline']);
+
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('searchbox', { name: 'Search calls' }), 'round');
+    expect(app.location()).toBe('/calls?sort=-name&q=round');
+    expect(callNames()).toEqual(['Round 10', 'Round 9']);
+
+    await user.click(screen.getByRole('link', { name: 'Round 9' }));
+    await screen.findByRole('heading', { level: 1, name: 'Round 9' }, AFTER_NAVIGATION);
+    await act(() => app.router.navigate(-1));
+
+    await table();
+    expect(screen.getByRole('searchbox', { name: 'Search calls' })).toHaveValue('round');
+    expect(callNames()).toEqual(['Round 10', 'Round 9']);
+  });
+
+  it('carries the search and sort over to History, on its first page', async () => {
+    stubApi({
+      'GET /user_details/': { body: member },
+      'GET /calls/open/': { body: [january, march, february] },
+      'GET /calls/closed/': { body: [makeSummary({ id: 9, name: 'Round 1', closed: true })] },
+    });
+    const app = renderApp('/calls?q=round&sort=name&page=2', { token: 'k' });
+    await table();
+    await userEvent.click(screen.getByRole('button', { name: 'History' }));
+    expect(await screen.findByRole('link', { name: 'Round 1' })).toBeInTheDocument();
+    expect(app.location()).toBe('/calls/closed?q=round&sort=name');
   });
 });

@@ -1,32 +1,22 @@
 import type { CallSummary } from '@merit/contract';
 import AddIcon from '@mui/icons-material/Add';
-import {
-  Box,
-  Button,
-  Link,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TablePagination,
-  TableRow,
-  ToggleButton,
-  ToggleButtonGroup,
-} from '@mui/material';
-import { useState } from 'react';
-import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
+import { Button, Stack, ToggleButton, ToggleButtonGroup } from '@mui/material';
+import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { EmptyState } from '../../components/EmptyState';
 import { LoadFailedView } from '../../components/LoadFailedView';
 import { LoadingView } from '../../components/LoadingView';
 import { PageHeading } from '../../components/PageHeading';
 import { SearchField } from '../../components/SearchField';
-import { usePagedRows } from '../../components/use-paged-rows';
+import { DataTable, type Column } from '../../components/table/DataTable';
+import { searchRows } from '../../components/table/sort-rows';
+import { useTableState } from '../../components/table/use-table-state';
 import { useCurrentUser } from '../../features/auth/session-hooks';
 import { canStartCall } from '../../features/calls/call-actor';
-import { formatCallDate } from '../../features/calls/call-dates';
+import {
+  BY_OPENING_DESC,
+  callDateColumns,
+  callNameColumn,
+} from '../../features/calls/call-columns';
 import { useCallList, type CallFilter } from '../../features/calls/calls.api';
 
 const LISTS: readonly { filter: CallFilter; path: string; label: string; empty: string }[] = [
@@ -58,26 +48,68 @@ function listOf(pathname: string) {
   return LISTS[0]!;
 }
 
-/** Newest opening first (spec section 2); the server sends them so, this keeps it true. */
-const byOpeningDesc = (a: CallSummary, b: CallSummary) =>
-  Date.parse(b.commencement) - Date.parse(a.commencement);
+const committeeColumn: Column<CallSummary> = {
+  key: 'committee',
+  header: 'Committee',
+  cell: (call) => call.committeeName,
+  sort: (call) => call.committeeName,
+};
+
+const myRolesColumn: Column<CallSummary> = {
+  key: 'roles',
+  header: 'My Roles',
+  cell: (call) => (call.myRoles.length > 0 ? call.myRoles.join(', ') : '—'),
+  sort: (call) => call.myRoles.join(', '),
+};
+
+const actionsColumn: Column<CallSummary> = {
+  key: 'actions',
+  header: 'Actions',
+  action: true,
+  cell: (call) => (
+    <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
+      <Button
+        component={RouterLink}
+        to={`/calls/${call.id}/`}
+        size="small"
+        variant="outlined"
+        aria-label={`View Call ${call.name}`}
+        sx={{ whiteSpace: 'nowrap' }}
+      >
+        View Call
+      </Button>
+      <Button
+        component={RouterLink}
+        to={`/calls/${call.id}/proposals/`}
+        size="small"
+        aria-label={`View Proposals of ${call.name}`}
+        sx={{ whiteSpace: 'nowrap' }}
+      >
+        View Proposals
+      </Button>
+    </Stack>
+  ),
+};
 
 /** /calls, /calls/closed and /calls/all/: the calls every signed-in user may browse. */
 export default function CallListPage() {
   const user = useCurrentUser();
   const list = listOf(useLocation().pathname);
   const navigate = useNavigate();
+  const [params] = useSearchParams();
   const calls = useCallList(list.filter);
-  const [search, setSearch] = useState('');
-  const needle = search.trim().toLowerCase();
-  const shown = (calls.data ?? [])
-    .filter(
-      (call) =>
-        call.name.toLowerCase().includes(needle) ||
-        (user.is_admin && call.committeeName.toLowerCase().includes(needle)),
-    )
-    .sort(byOpeningDesc);
-  const paged = usePagedRows(shown);
+  const columns = [
+    callNameColumn,
+    ...(user.is_admin ? [committeeColumn] : []),
+    myRolesColumn,
+    ...callDateColumns,
+    actionsColumn,
+  ];
+  const table = useTableState(columns, { defaultSort: BY_OPENING_DESC });
+  const shown = searchRows(calls.data ?? [], table.q, (call) => [
+    call.name,
+    user.is_admin ? call.committeeName : null,
+  ]);
 
   let content;
   if (calls.isPending) {
@@ -87,70 +119,16 @@ export default function CallListPage() {
   } else if (calls.data.length === 0) {
     content = <EmptyState>{list.empty}</EmptyState>;
   } else if (shown.length === 0) {
-    content = <EmptyState>{`No call matches “${search.trim()}”.`}</EmptyState>;
+    content = <EmptyState>{`No call matches “${table.q.trim()}”.`}</EmptyState>;
   } else {
     content = (
-      <TableContainer component={Paper} variant="outlined">
-        <Table aria-label={`${list.label} calls for proposals`} size="small">
-          <TableHead>
-            <TableRow>
-              <TableCell>Name</TableCell>
-              {user.is_admin && <TableCell>Committee</TableCell>}
-              <TableCell>My Roles</TableCell>
-              <TableCell>Submission Open</TableCell>
-              <TableCell>Submission Deadline</TableCell>
-              <TableCell>Review Start</TableCell>
-              <TableCell>Review Deadline</TableCell>
-              <TableCell align="right">
-                <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
-                  Actions
-                </Box>
-              </TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {paged.rows.map((call) => (
-              <TableRow key={call.id} hover>
-                <TableCell sx={{ fontWeight: 500 }}>
-                  <Link component={RouterLink} to={`/calls/${call.id}/`}>
-                    {call.name}
-                  </Link>
-                </TableCell>
-                {user.is_admin && <TableCell>{call.committeeName}</TableCell>}
-                <TableCell>{call.myRoles.length > 0 ? call.myRoles.join(', ') : '—'}</TableCell>
-                <TableCell>{formatCallDate(call.commencement)}</TableCell>
-                <TableCell>{formatCallDate(call.termination)}</TableCell>
-                <TableCell>{formatCallDate(call.reviewCommencement)}</TableCell>
-                <TableCell>{formatCallDate(call.reviewTermination)}</TableCell>
-                <TableCell align="right">
-                  <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
-                    <Button
-                      component={RouterLink}
-                      to={`/calls/${call.id}/`}
-                      size="small"
-                      variant="outlined"
-                      aria-label={`View Call ${call.name}`}
-                      sx={{ whiteSpace: 'nowrap' }}
-                    >
-                      View Call
-                    </Button>
-                    <Button
-                      component={RouterLink}
-                      to={`/calls/${call.id}/proposals/`}
-                      size="small"
-                      aria-label={`View Proposals of ${call.name}`}
-                      sx={{ whiteSpace: 'nowrap' }}
-                    >
-                      View Proposals
-                    </Button>
-                  </Stack>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-        {paged.paged && <TablePagination {...paged.pagination} />}
-      </TableContainer>
+      <DataTable
+        label={`${list.label} calls for proposals`}
+        columns={columns}
+        state={table}
+        rows={shown}
+        rowKey={(call) => call.id}
+      />
     );
   }
 
@@ -186,8 +164,10 @@ export default function CallListPage() {
           onChange={(_event, filter: CallFilter | null) => {
             const next = LISTS.find((candidate) => candidate.filter === filter);
             if (!next) return;
-            paged.resetPage();
-            void navigate(next.path);
+            // The search and sort carry over to the other list; its first page opens.
+            const search = new URLSearchParams(params);
+            search.delete(table.keys.page);
+            void navigate({ pathname: next.path, search: search.toString() });
           }}
         >
           {LISTS.map(({ filter, label }) => (
@@ -199,11 +179,8 @@ export default function CallListPage() {
         <SearchField
           label="Search calls"
           placeholder={user.is_admin ? 'Search by name or committee' : 'Search by name'}
-          value={search}
-          onChange={(value) => {
-            paged.resetPage();
-            setSearch(value);
-          }}
+          value={table.q}
+          onChange={table.setQuery}
         />
       </Stack>
       {content}

@@ -1,4 +1,5 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { makeSummary } from '../../features/calls/calls.fixtures';
 import { adminUser, makeCommittee } from '../../test/admin-fixtures';
@@ -29,5 +30,61 @@ describe('CommitteeDetailPage, Calls tab', () => {
     const closed = screen.getByRole('table', { name: 'Closed calls' });
     expect(within(closed).getByRole('link', { name: 'Telescope 2025' })).toBeInTheDocument();
     expect(screen.queryByText('Biology 2026')).not.toBeInTheDocument();
+  });
+});
+
+describe('CommitteeDetailPage tables', () => {
+  it('sorts the Current and Closed calls each on its own, apart in the address', async () => {
+    stubApi({
+      'GET /user_details/': { body: adminUser },
+      'GET /committees/3/': {
+        body: { ...makeCommittee({ id: 3, name: 'Astronomy' }), members: [] },
+      },
+      'GET /calls/': {
+        body: [
+          makeSummary({ id: 1, name: 'Telescope B', committeeId: 3 }),
+          makeSummary({ id: 2, name: 'Telescope A', committeeId: 3 }),
+          makeSummary({ id: 3, name: 'Old B', committeeId: 3, closed: true }),
+          makeSummary({ id: 4, name: 'Old A', committeeId: 3, closed: true }),
+        ],
+      },
+    });
+    const app = renderApp('/committees/3/?tab=calls', { token: 'k' });
+    const closed = await screen.findByRole('table', { name: 'Closed calls' }, { timeout: 5000 });
+    const current = screen.getByRole('table', { name: 'Current calls' });
+    const names = (table: HTMLElement) =>
+      within(table)
+        .getAllByRole('link')
+        .map((link) => link.textContent);
+
+    await userEvent.click(within(closed).getByRole('button', { name: 'Name' }));
+    expect(names(closed)).toEqual(['Old A', 'Old B']);
+    expect(names(current)).toEqual(['Telescope B', 'Telescope A']);
+    expect(app.location()).toBe('/committees/3/?tab=calls&closed.sort=name');
+
+    await userEvent.click(within(current).getByRole('button', { name: 'Name' }));
+    expect(names(current)).toEqual(['Telescope A', 'Telescope B']);
+    expect(names(closed)).toEqual(['Old A', 'Old B']);
+    expect(app.location()).toBe('/committees/3/?tab=calls&closed.sort=name&current.sort=name');
+  });
+
+  it('links to Manage Users when the committee has no members yet', async () => {
+    stubApi({
+      'GET /user_details/': { body: adminUser },
+      'GET /committees/3/': {
+        body: { ...makeCommittee({ id: 3, name: 'Astronomy' }), members: [] },
+      },
+    });
+    renderApp('/committees/3/', { token: 'k' });
+    const empty = (
+      await screen.findByText(/This committee has no current members/, undefined, {
+        timeout: 5000,
+      })
+    ).closest('p')!;
+    // Not the side menu's link: the one in the sentence that says what to do.
+    expect(within(empty).getByRole('link', { name: 'Manage Users' })).toHaveAttribute(
+      'href',
+      '/users',
+    );
   });
 });

@@ -1,17 +1,5 @@
 import type { CallSummary, CommitteeMember } from '@merit/contract';
-import {
-  Box,
-  Chip,
-  Link,
-  Paper,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Box, Chip, Link, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
 import { BackLink } from '../../components/BackLink';
 import { EmptyState } from '../../components/EmptyState';
@@ -20,11 +8,17 @@ import { LoadingView } from '../../components/LoadingView';
 import { NotFoundView } from '../../components/NotFoundView';
 import { PageHeading } from '../../components/PageHeading';
 import { SearchParamTabs } from '../../components/SearchParamTabs';
+import { DataTable, type Column } from '../../components/table/DataTable';
+import { useTableState } from '../../components/table/use-table-state';
 import { useIdParam } from '../../components/use-id-param';
 import { useCommittee } from '../../features/admin/admin.api';
 import { formatRoleDate, ROLE_LABELS } from '../../features/admin/role-dates';
+import {
+  BY_OPENING_DESC,
+  callDateColumns,
+  callNameColumn,
+} from '../../features/calls/call-columns';
 import { useCallList } from '../../features/calls/calls.api';
-import { formatCallDate } from '../../features/calls/call-dates';
 
 const TABS = [
   { value: 'members', label: 'Members' },
@@ -78,7 +72,14 @@ function CommitteeCalls({ committeeId }: { committeeId: number }) {
   );
 }
 
-function CallsTable({ title, calls }: { title: string; calls: CallSummary[] }) {
+const CALL_COLUMNS = [callNameColumn, ...callDateColumns];
+
+function CallsTable({ title, calls }: { title: 'Current' | 'Closed'; calls: CallSummary[] }) {
+  // Two tables on one page: each keeps its own sort and page in the address.
+  const table = useTableState(CALL_COLUMNS, {
+    defaultSort: BY_OPENING_DESC,
+    prefix: title.toLowerCase(),
+  });
   return (
     <Box component="section" sx={{ mb: 3 }}>
       <Typography variant="h6" component="h2" gutterBottom>
@@ -87,76 +88,79 @@ function CallsTable({ title, calls }: { title: string; calls: CallSummary[] }) {
       {calls.length === 0 ? (
         <Typography color="text.secondary">No {title.toLowerCase()} calls.</Typography>
       ) : (
-        <TableContainer component={Paper} variant="outlined">
-          <Table aria-label={`${title} calls`}>
-            <TableHead>
-              <TableRow>
-                <TableCell>Name</TableCell>
-                <TableCell>Submission open</TableCell>
-                <TableCell>Submission deadline</TableCell>
-                <TableCell>Review start</TableCell>
-                <TableCell>Review deadline</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {calls.map((call) => (
-                <TableRow key={call.id}>
-                  <TableCell>
-                    <Link component={RouterLink} to={`/calls/${call.id}/`}>
-                      {call.name}
-                    </Link>
-                  </TableCell>
-                  <TableCell>{formatCallDate(call.commencement)}</TableCell>
-                  <TableCell>{formatCallDate(call.termination)}</TableCell>
-                  <TableCell>{formatCallDate(call.reviewCommencement)}</TableCell>
-                  <TableCell>{formatCallDate(call.reviewTermination)}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        <DataTable
+          label={`${title} calls`}
+          columns={CALL_COLUMNS}
+          state={table}
+          rows={calls}
+          rowKey={(call) => call.id}
+        />
       )}
     </Box>
   );
 }
 
+const MEMBER_COLUMNS: readonly Column<CommitteeMember>[] = [
+  {
+    key: 'name',
+    header: 'Name',
+    cell: (member) => (
+      <>
+        <Link component={RouterLink} to={`/users/${member.userId}/`}>
+          {member.name}
+        </Link>
+        {!member.is_active && <Chip size="small" label="Deactivated" sx={{ ml: 1 }} />}
+      </>
+    ),
+    sort: (member) => member.name,
+  },
+  {
+    key: 'email',
+    header: 'Email',
+    cell: (member) => member.email,
+    sort: (member) => member.email,
+    cellSx: { wordBreak: 'break-word' },
+  },
+  {
+    key: 'role',
+    header: 'Role',
+    cell: (member) => ROLE_LABELS[member.role],
+    sort: (member) => ROLE_LABELS[member.role],
+  },
+  {
+    key: 'from',
+    header: 'From',
+    cell: (member) => formatRoleDate(member.commencement),
+    sort: (member) => new Date(member.commencement),
+  },
+  {
+    key: 'until',
+    header: 'Until',
+    cell: (member) => formatRoleDate(member.termination),
+    sort: (member) => new Date(member.termination),
+  },
+];
+
 function MembersTable({ members }: { members: CommitteeMember[] }) {
+  const table = useTableState(MEMBER_COLUMNS, { defaultSort: { key: 'name', direction: 'asc' } });
   if (members.length === 0) {
     return (
       <EmptyState>
-        This committee has no current members. Give users a role on it from Manage Users.
+        This committee has no current members. Give users a role on it from{' '}
+        <Link component={RouterLink} to="/users">
+          Manage Users
+        </Link>
+        .
       </EmptyState>
     );
   }
   return (
-    <TableContainer component={Paper} variant="outlined">
-      <Table aria-label="Current members">
-        <TableHead>
-          <TableRow>
-            <TableCell>Name</TableCell>
-            <TableCell>Email</TableCell>
-            <TableCell>Role</TableCell>
-            <TableCell>From</TableCell>
-            <TableCell>Until</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {members.map((member) => (
-            <TableRow key={member.roleId}>
-              <TableCell>
-                <Link component={RouterLink} to={`/users/${member.userId}/`}>
-                  {member.name}
-                </Link>
-                {!member.is_active && <Chip size="small" label="Deactivated" sx={{ ml: 1 }} />}
-              </TableCell>
-              <TableCell sx={{ wordBreak: 'break-word' }}>{member.email}</TableCell>
-              <TableCell>{ROLE_LABELS[member.role]}</TableCell>
-              <TableCell>{formatRoleDate(member.commencement)}</TableCell>
-              <TableCell>{formatRoleDate(member.termination)}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </TableContainer>
+    <DataTable
+      label="Current members"
+      columns={MEMBER_COLUMNS}
+      state={table}
+      rows={members}
+      rowKey={(member) => member.roleId}
+    />
   );
 }

@@ -65,6 +65,9 @@ describe('CommitteeListPage', () => {
     );
     expect(sentBody(fetchStub, 'DELETE /committees/')).toEqual({ id: 3 });
     expect(screen.getByRole('link', { name: 'Beamline' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'The committee Telescope Time has been deleted.',
+    );
   });
 
   it('shows why the server refused a deletion', async () => {

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { adminUser, makeCommittee } from '../../test/admin-fixtures';
 import { makeUser } from '../../test/fixtures';
-import { apiCalls, renderApp, sentBody, stubApi } from '../../test/render-app';
+import { AFTER_NAVIGATION, apiCalls, renderApp, sentBody, stubApi } from '../../test/render-app';
 
 const target: AdminUserDetails = { ...makeUser({ id: 7 }), is_active: true };
 const committees = [makeCommittee(), makeCommittee({ id: 4, name: 'Beamline', canDelete: false })];
@@ -92,5 +92,16 @@ describe('role form', () => {
       termination: '2026-12-31',
       userId: 7,
     });
+  });
+
+  it('links to Add Committee when there is no committee to give a role on', async () => {
+    roleServer({ 'GET /committees/': { body: [] } });
+    renderApp('/users/7/roles/new', { token: 'k' });
+    const link = await screen.findByRole(
+      'link',
+      { name: 'Add a committee first.' },
+      AFTER_NAVIGATION,
+    );
+    expect(link).toHaveAttribute('href', '/committees/new');
   });
 });

@@ -1,20 +1,7 @@
 import type { AdminUserDetails, UserAdminUpdate, UserRole } from '@merit/contract';
 import { GENDER_LABELS } from '@merit/domain';
 import AddIcon from '@mui/icons-material/Add';
-import {
-  Button,
-  Chip,
-  Link,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Button, Chip, Link, Stack, Typography } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
 import { errorMessages } from '../../api/client';
@@ -29,6 +16,9 @@ import { NotFoundView } from '../../components/NotFoundView';
 import { useNotify } from '../../components/notifications/notification-context';
 import { PageHeading } from '../../components/PageHeading';
 import { Section } from '../../components/Section';
+import { DataTable, type Column } from '../../components/table/DataTable';
+import { useDeleteRow } from '../../components/table/use-delete-row';
+import { useTableState } from '../../components/table/use-table-state';
 import { useConfirm } from '../../components/use-confirm';
 import { useIdParam } from '../../components/use-id-param';
 import {
@@ -197,6 +187,52 @@ function AccountActions({ user }: { user: AdminUserDetails }) {
   );
 }
 
+const roleName = (role: UserRole) => `${ROLE_LABELS[role.role]} of ${role.committeeName}`;
+
+const ROLE_COLUMNS: readonly Column<UserRole>[] = [
+  {
+    key: 'committee',
+    header: 'Committee',
+    cell: (role) => (
+      <Link component={RouterLink} to={`/committees/${role.committeeId}/`}>
+        {role.committeeName}
+      </Link>
+    ),
+    sort: (role) => role.committeeName,
+  },
+  {
+    key: 'role',
+    header: 'Role',
+    cell: (role) => ROLE_LABELS[role.role],
+    sort: (role) => ROLE_LABELS[role.role],
+  },
+  {
+    key: 'from',
+    header: 'From',
+    cell: (role) => formatRoleDate(role.commencement),
+    sort: (role) => new Date(role.commencement),
+  },
+  {
+    key: 'until',
+    header: 'Until',
+    cell: (role) => formatRoleDate(role.termination),
+    sort: (role) => new Date(role.termination),
+  },
+  {
+    key: 'current',
+    header: 'Current',
+    cell: (role) =>
+      role.current ? (
+        <Chip size="small" color="success" label="Current" />
+      ) : (
+        <Typography component="span" color="text.secondary">
+          No
+        </Typography>
+      ),
+    sort: (role) => (role.current ? 'Current' : 'No'),
+  },
+];
+
 function RolesTable({
   userId,
   userName,
@@ -206,101 +242,50 @@ function RolesTable({
   userName: string;
   roles: UserRole[];
 }) {
-  const queryClient = useQueryClient();
-  const notify = useNotify();
-  const confirm = useConfirm<UserRole>();
-  const deleting = confirm.subject;
-  const mutation = useMutation({
-    mutationFn: (role: UserRole) => deleteRole(role.id),
-    onSuccess: async () => {
-      await refreshAfterRoleChange(queryClient);
-      notify('The role has been deleted.');
-    },
-    onSettled: confirm.close,
+  const deletion = useDeleteRow<UserRole>({
+    remove: (role) => deleteRole(role.id),
+    name: (role) => `role: ${roleName(role)}`,
+    title: 'Delete this role?',
+    message: (role) =>
+      `${userName} will no longer be ${roleName(role)}. To end a role but keep its history, edit its dates instead.`,
+    done: () => 'The role has been deleted.',
+    refresh: refreshAfterRoleChange,
   });
+  const columns: readonly Column<UserRole>[] = [
+    ...ROLE_COLUMNS,
+    {
+      key: 'edit',
+      header: 'Edit',
+      action: true,
+      cell: (role) => (
+        <Button
+          component={RouterLink}
+          to={`/users/${userId}/roles/${role.id}/`}
+          size="small"
+          aria-label={`Edit role: ${roleName(role)}`}
+        >
+          Edit
+        </Button>
+      ),
+    },
+    deletion.column,
+  ];
+  const table = useTableState(columns, { defaultSort: { key: 'committee', direction: 'asc' } });
 
   if (roles.length === 0) {
     return <EmptyState>This user has no committee roles.</EmptyState>;
   }
   return (
     <>
-      <ErrorList messages={mutation.isError ? errorMessages(mutation.error) : []} />
-      <TableContainer component={Paper} variant="outlined">
-        <Table aria-labelledby="roles-heading">
-          <TableHead>
-            <TableRow>
-              <TableCell>Committee</TableCell>
-              <TableCell>Role</TableCell>
-              <TableCell>From</TableCell>
-              <TableCell>Until</TableCell>
-              <TableCell>Current</TableCell>
-              <TableCell align="right">Edit</TableCell>
-              <TableCell align="right">Delete</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {roles.map((role) => {
-              const what = `${ROLE_LABELS[role.role]} of ${role.committeeName}`;
-              return (
-                <TableRow key={role.id}>
-                  <TableCell>
-                    <Link component={RouterLink} to={`/committees/${role.committeeId}/`}>
-                      {role.committeeName}
-                    </Link>
-                  </TableCell>
-                  <TableCell>{ROLE_LABELS[role.role]}</TableCell>
-                  <TableCell>{formatRoleDate(role.commencement)}</TableCell>
-                  <TableCell>{formatRoleDate(role.termination)}</TableCell>
-                  <TableCell>
-                    {role.current ? (
-                      <Chip size="small" color="success" label="Current" />
-                    ) : (
-                      <Typography component="span" color="text.secondary">
-                        No
-                      </Typography>
-                    )}
-                  </TableCell>
-                  <TableCell align="right">
-                    <Button
-                      component={RouterLink}
-                      to={`/users/${userId}/roles/${role.id}/`}
-                      size="small"
-                      aria-label={`Edit role: ${what}`}
-                    >
-                      Edit
-                    </Button>
-                  </TableCell>
-                  <TableCell align="right">
-                    <Button
-                      size="small"
-                      color="error"
-                      aria-label={`Delete role: ${what}`}
-                      onClick={() => {
-                        mutation.reset();
-                        confirm.ask(role);
-                      }}
-                    >
-                      Delete
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              );
-            })}
-          </TableBody>
-        </Table>
-      </TableContainer>
-      <ConfirmDialog
-        open={confirm.open}
-        title="Delete this role?"
-        confirmLabel="Delete"
-        onConfirm={() => deleting && mutation.mutate(deleting)}
-        onCancel={confirm.close}
-        pending={mutation.isPending}
-      >
-        {deleting
-          ? `${userName} will no longer be ${ROLE_LABELS[deleting.role]} of ${deleting.committeeName}. To end a role but keep its history, edit its dates instead.`
-          : ''}
-      </ConfirmDialog>
+      <ErrorList messages={deletion.errors} />
+      <DataTable
+        labelledBy="roles-heading"
+        columns={columns}
+        state={table}
+        rows={roles}
+        rowKey={(role) => role.id}
+      />
+      {deletion.dialog}
     </>
   );
 }

@@ -1,3 +1,4 @@
+import type { UserSummary } from '@merit/contract';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +17,12 @@ const grace = makeUserSummary({
   is_active: false,
 });
 
+/** A page as GET /users/ sends it. */
+const page = (items: UserSummary[], total = items.length, sort = 'username', pageNumber = 1) => ({
+  body: { items, page: pageNumber, pageSize: 10, total, sort },
+});
+const FIRST = 'GET /users/?page=1&pageSize=10&sort=username';
+
 function userRows() {
   const table = screen.getByRole('table', { name: 'Users' });
   return within(table).getAllByRole('row').slice(1);
@@ -23,7 +30,7 @@ function userRows() {
 
 describe('UserListPage', () => {
   it('lists the users with the spec columns', async () => {
-    stubApi({ 'GET /user_details/': { body: adminUser }, 'GET /users/': { body: [ada, grace] } });
+    stubApi({ 'GET /user_details/': { body: adminUser }, [FIRST]: page([ada, grace]) });
     renderApp('/users', { token: 'k' });
 
     // The first render downloads (transforms) the page and the contract: allow for it.
@@ -43,9 +50,9 @@ describe('UserListPage', () => {
   it('searches on the server once typing pauses, and says when nothing matches', async () => {
     const fetchStub = stubApi({
       'GET /user_details/': { body: adminUser },
-      'GET /users/': { body: [ada, grace] },
-      'GET /users/?search=hop': { body: [grace] },
-      'GET /users/?search=nobody': { body: [] },
+      [FIRST]: page([ada, grace]),
+      [`${FIRST}&q=hop`]: page([grace]),
+      [`${FIRST}&q=nobody`]: page([]),
     });
     const app = renderApp('/users', { token: 'k' });
     await screen.findByRole('table', { name: 'Users' }, { timeout: 5000 });
@@ -58,13 +65,39 @@ describe('UserListPage', () => {
     await expect.poll(() => userRows()).toHaveLength(1);
     expect(userRows()[0]).toHaveTextContent('grace');
     // Only the finished word was searched for, not every keystroke.
-    expect(apiCalls(fetchStub).filter((call) => call.startsWith('GET /users/?'))).toEqual([
-      'GET /users/?search=hop',
-    ]);
-    expect(app.location()).toBe('/users?search=hop');
+    expect(apiCalls(fetchStub).filter((call) => call.includes('&q='))).toEqual([`${FIRST}&q=hop`]);
+    expect(app.location()).toBe('/users?q=hop');
 
     await user.clear(screen.getByRole('searchbox', { name: 'Search users' }));
     await user.type(screen.getByRole('searchbox', { name: 'Search users' }), 'nobody');
     expect(await screen.findByText('No user matches “nobody”.')).toBeInTheDocument();
+  });
+
+  it('asks the server for the sort and the page, and shows its total', async () => {
+    const many = Array.from({ length: 10 }, (_, i) =>
+      makeUserSummary({ id: 100 + i, username: `user${i}` }),
+    );
+    const fetchStub = stubApi({
+      'GET /user_details/': { body: adminUser },
+      [FIRST]: page(many, 23),
+      'GET /users/?page=1&pageSize=10&sort=email': page([ada, grace], 23, 'email'),
+      'GET /users/?page=1&pageSize=10&sort=-email': page([grace, ada], 23, '-email'),
+      'GET /users/?page=2&pageSize=10&sort=-email': page([ada], 23, '-email', 2),
+    });
+    const app = renderApp('/users', { token: 'k' });
+    await screen.findByRole('table', { name: 'Users' }, { timeout: 5000 });
+    expect(screen.getByText('1–10 of 23')).toBeInTheDocument();
+
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Email Address' }));
+    await user.click(screen.getByRole('button', { name: 'Email Address' }));
+    await expect.poll(() => userRows()[0]?.textContent).toContain('grace');
+    expect(app.location()).toBe('/users?sort=-email');
+
+    await user.click(screen.getByRole('button', { name: 'Go to next page' }));
+    await expect.poll(() => app.location()).toBe('/users?sort=-email&page=2');
+    await expect.poll(() => userRows()).toHaveLength(1);
+    expect(screen.getByText('11–20 of 23')).toBeInTheDocument();
+    expect(apiCalls(fetchStub)).toContain('GET /users/?page=2&pageSize=10&sort=-email');
   });
 });

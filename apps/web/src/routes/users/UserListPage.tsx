@@ -1,105 +1,105 @@
-import {
-  Box,
-  Button,
-  Chip,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TablePagination,
-  TableRow,
-  Typography,
-} from '@mui/material';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import type { UserSummary } from '@merit/contract';
+import { Box, Button, Chip, Stack, Typography } from '@mui/material';
+import { Link as RouterLink } from 'react-router';
 import { EmptyState } from '../../components/EmptyState';
 import { LoadFailedView } from '../../components/LoadFailedView';
 import { LoadingView } from '../../components/LoadingView';
 import { PageHeading } from '../../components/PageHeading';
 import { SearchField } from '../../components/SearchField';
+import { DataTable, type Column } from '../../components/table/DataTable';
+import { useTableState } from '../../components/table/use-table-state';
 import { useDebouncedValue } from '../../components/use-debounced-value';
-import { usePagedRows } from '../../components/use-paged-rows';
 import { useUserList } from '../../features/admin/admin.api';
 import { displayName } from '../../features/admin/role-dates';
 
 /** How long typing must pause before the list is searched again. */
 const SEARCH_DELAY_MS = 300;
 
-/** /users (admin only): every account, searched by the server. */
-export default function UserListPage() {
-  const [params, setParams] = useSearchParams();
-  // In the address, so Back from a user's page returns to the same search.
-  const search = params.get('search') ?? '';
-  const query = useDebouncedValue(search.trim(), SEARCH_DELAY_MS);
-  const users = useUserList(query);
-  const paged = usePagedRows(users.data ?? []);
+const COLUMNS: readonly Column<UserSummary>[] = [
+  {
+    key: 'username',
+    header: 'User Name',
+    cell: (user) => (
+      <>
+        <Typography component="span" sx={{ fontWeight: 500 }}>
+          {user.username}
+        </Typography>
+        {displayName(user) !== user.username && (
+          <Typography component="span" color="text.secondary" sx={{ ml: 1 }}>
+            {displayName(user)}
+          </Typography>
+        )}
+        <Stack direction="row" spacing={1} component="span" sx={{ ml: 1 }}>
+          {user.is_admin && <Chip size="small" label="Admin" color="primary" />}
+          {!user.is_active && <Chip size="small" label="Deactivated" />}
+        </Stack>
+      </>
+    ),
+    sort: 'server',
+  },
+  {
+    key: 'aaf',
+    header: 'Is AAF?',
+    cell: (user) => (user.is_aaf ? 'Yes' : 'No'),
+    sort: 'server',
+  },
+  {
+    key: 'email',
+    header: 'Email Address',
+    cell: (user) => user.email,
+    sort: 'server',
+    cellSx: { wordBreak: 'break-word' },
+  },
+  {
+    key: 'institution',
+    header: 'Institution',
+    cell: (user) => user.institution,
+    sort: 'server',
+  },
+  {
+    key: 'view',
+    header: 'View',
+    action: true,
+    cell: (user) => (
+      <Button
+        component={RouterLink}
+        to={`/users/${user.id}/`}
+        size="small"
+        variant="outlined"
+        aria-label={`View ${user.username}`}
+      >
+        View
+      </Button>
+    ),
+  },
+];
 
-  const setSearch = (value: string) => {
-    paged.resetPage();
-    setParams(value ? { search: value } : {}, { replace: true });
-  };
+/**
+ * /users (admin only): every account, a page at a time. The server searches, sorts and
+ * pages (a university's users run to thousands); the address keeps all of it, so Back
+ * from a user's page returns to the same rows.
+ */
+export default function UserListPage() {
+  const table = useTableState(COLUMNS, { defaultSort: { key: 'username', direction: 'asc' } });
+  const q = useDebouncedValue(table.q.trim(), SEARCH_DELAY_MS);
+  const users = useUserList({ ...table.serverQuery, q });
 
   let content;
   if (users.isPending) {
     content = <LoadingView label="Loading users…" />;
   } else if (users.isError) {
     content = <LoadFailedView error={users.error} onRetry={() => void users.refetch()} />;
-  } else if (users.data.length === 0) {
-    content = (
-      <EmptyState>{query ? `No user matches “${query}”.` : 'There are no users yet.'}</EmptyState>
-    );
+  } else if (users.data.total === 0) {
+    content = <EmptyState>{q ? `No user matches “${q}”.` : 'There are no users yet.'}</EmptyState>;
   } else {
     content = (
-      <TableContainer component={Paper} variant="outlined">
-        <Table aria-label="Users">
-          <TableHead>
-            <TableRow>
-              <TableCell>User Name</TableCell>
-              <TableCell>Is AAF?</TableCell>
-              <TableCell>Email Address</TableCell>
-              <TableCell>Institution</TableCell>
-              <TableCell align="right">View</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {paged.rows.map((user) => (
-              <TableRow key={user.id} hover>
-                <TableCell>
-                  <Typography component="span" sx={{ fontWeight: 500 }}>
-                    {user.username}
-                  </Typography>
-                  {displayName(user) !== user.username && (
-                    <Typography component="span" color="text.secondary" sx={{ ml: 1 }}>
-                      {displayName(user)}
-                    </Typography>
-                  )}
-                  <Stack direction="row" spacing={1} component="span" sx={{ ml: 1 }}>
-                    {user.is_admin && <Chip size="small" label="Admin" color="primary" />}
-                    {!user.is_active && <Chip size="small" label="Deactivated" />}
-                  </Stack>
-                </TableCell>
-                <TableCell>{user.is_aaf ? 'Yes' : 'No'}</TableCell>
-                <TableCell sx={{ wordBreak: 'break-word' }}>{user.email}</TableCell>
-                <TableCell>{user.institution}</TableCell>
-                <TableCell align="right">
-                  <Button
-                    component={RouterLink}
-                    to={`/users/${user.id}/`}
-                    size="small"
-                    variant="outlined"
-                    aria-label={`View ${user.username}`}
-                  >
-                    View
-                  </Button>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-        {paged.paged && <TablePagination {...paged.pagination} />}
-      </TableContainer>
+      <DataTable
+        label="Users"
+        columns={COLUMNS}
+        state={table}
+        serverPage={users.data}
+        rowKey={(user) => user.id}
+      />
     );
   }
 
@@ -110,8 +110,8 @@ export default function UserListPage() {
         <SearchField
           label="Search users"
           placeholder="Search by name, username, email or institution"
-          value={search}
-          onChange={setSearch}
+          value={table.q}
+          onChange={table.setQuery}
         />
       </Box>
       {content}
