@@ -64,18 +64,38 @@ describe('route guards (spec section 2, access rules)', () => {
     expect(screen.queryByText(messages.noPermission)).not.toBeInTheDocument();
   });
 
-  it('shows the not-found text at an unknown path to a visitor', async () => {
-    stubApi({});
+  it('shows a visitor the plain not-found page at an unknown path, not the login', async () => {
+    const fetchStub = stubApi({});
     const app = renderApp('/no/such/page');
     expect(await screen.findByText(messages.notFoundPage)).toBeInTheDocument();
     expect(app.location()).toBe('/no/such/page');
+    expect(screen.getByRole('main')).toHaveTextContent('Page not found');
+    expect(screen.queryByRole('navigation', { name: 'Main navigation' })).not.toBeInTheDocument();
+    expect(apiCalls(fetchStub)).toEqual([]);
   });
 
-  it('shows the not-found text at an unknown path to a signed-in user', async () => {
+  it('keeps the app frame around the not-found page for a signed-in user', async () => {
     stubApi({ 'GET /user_details/': { body: member } });
-    renderApp('/calls/unknown/deeper', { token: 'k' });
+    const app = renderApp('/calls/unknown/deeper', { token: 'k' });
     expect(await screen.findByText(messages.notFoundPage)).toBeInTheDocument();
+    expect(app.location()).toBe('/calls/unknown/deeper');
     expect(screen.getByRole('link', { name: 'Home' })).toHaveAttribute('href', '/');
+    // The side menu and the top bar's user menu, to go on from here.
+    expect(screen.getByRole('navigation', { name: 'Main navigation' })).toHaveTextContent(
+      'Call for Proposals',
+    );
+    expect(screen.getByRole('button', { name: 'ada' })).toHaveAttribute('aria-haspopup', 'menu');
+    // One main landmark: the frame's, holding the message.
+    expect(screen.getByRole('main')).toHaveTextContent('Page not found');
+  });
+
+  it('sends a signed-in user with an incomplete registration to complete it from an unknown path', async () => {
+    stubApi({ 'GET /user_details/': { body: unfinished } });
+    const app = renderApp('/no/such/page', { token: 'k' });
+    expect(
+      await screen.findByRole('heading', { name: 'Complete Registration' }),
+    ).toBeInTheDocument();
+    expect(app.location()).toBe('/auth/complete_registration');
   });
 
   it('logs the user out when the token is refused (401), and returns them after login', async () => {

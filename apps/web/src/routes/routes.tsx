@@ -1,6 +1,13 @@
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import {
+  lazy,
+  Suspense,
+  type ComponentType,
+  type LazyExoticComponent,
+  type ReactNode,
+} from 'react';
 import { Outlet, ScrollRestoration, type RouteObject } from 'react-router';
 import { LoadingView } from '../components/LoadingView';
+import { NotFoundView } from '../components/NotFoundView';
 import { RouteErrorView, StandaloneRouteErrorView } from '../components/RouteErrorView';
 import {
   RedirectIfSignedIn,
@@ -8,6 +15,7 @@ import {
   RequireIncompleteRegistration,
   RequireSession,
 } from '../features/auth/RouteGuards';
+import { useToken } from '../features/auth/session-hooks';
 
 // Every page is its own chunk, and React.lazy downloads it only when it renders. So the
 // guards (in the entry chunk) decide first: a visitor sent to login never downloads
@@ -44,7 +52,6 @@ const FormBuilderPage = lazy(() => import('./forms/FormBuilderPage'));
 // downloads them.
 const NewFormPage = lazy(() => import('./forms/NewFormPage'));
 const EditFormPage = lazy(() => import('./forms/EditFormPage'));
-const NotFoundPage = lazy(() => import('./errors/NotFoundPage'));
 
 /** A lazy page with the loading view while its code downloads. */
 function page(Page: LazyExoticComponent<ComponentType>, { standalone = false } = {}) {
@@ -62,6 +69,14 @@ function RootLayout() {
       <ScrollRestoration />
     </>
   );
+}
+
+/** The signed-in frame (top bar, side menu), once registration is complete. */
+const appFrame = <RequireArea area="member">{page(AppShell, { standalone: true })}</RequireArea>;
+
+/** RequireSession for someone signed in; a visitor sees `visitor` instead of the login. */
+function SessionOr({ visitor }: { visitor: ReactNode }) {
+  return useToken() === null ? visitor : <RequireSession />;
 }
 
 /**
@@ -116,9 +131,7 @@ export const routes: RouteObject[] = [
             ),
           },
           {
-            element: (
-              <RequireArea area="member">{page(AppShell, { standalone: true })}</RequireArea>
-            ),
+            element: appFrame,
             children: [
               {
                 // Inside the shell, so a failing page keeps the menu to navigate away.
@@ -155,7 +168,12 @@ export const routes: RouteObject[] = [
           },
         ],
       },
-      { path: '*', element: page(NotFoundPage, { standalone: true }) },
+      {
+        // Any path no route claims. Signed in, the page keeps the app frame to navigate on
+        // from, as "Access denied" does; a visitor gets the plain page, not the login.
+        element: <SessionOr visitor={<NotFoundView standalone />} />,
+        children: [{ element: appFrame, children: [{ path: '*', element: <NotFoundView /> }] }],
+      },
     ],
   },
 ];

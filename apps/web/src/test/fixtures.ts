@@ -1,6 +1,13 @@
 import type { UserDetails } from '@merit/contract';
 
+/**
+ * A signed-in user's details. Unless given, `abilities` follow the roles and the admin
+ * flag as the server decides them (each role's `current` stands for the server's clock).
+ */
 export function makeUser(overrides: Partial<UserDetails> = {}): UserDetails {
+  const isAdmin = overrides.is_admin ?? false;
+  const current = (overrides.roles ?? []).filter((role) => role.current);
+  const chair = isAdmin || current.some((role) => role.role === 'CHAIR');
   return {
     id: 7,
     username: 'ada',
@@ -18,6 +25,12 @@ export function makeUser(overrides: Partial<UserDetails> = {}): UserDetails {
     pending_email: null,
     has_federated_login: false,
     roles: [],
+    abilities: {
+      createCall: chair,
+      readForms: chair,
+      lookUpUsers: chair,
+      review: isAdmin || current.length > 0,
+    },
     ...overrides,
   };
 }

@@ -4,6 +4,15 @@ import { createTheme } from '@mui/material';
  * A restrained, high-contrast theme. Every text colour on its background meets
  * WCAG AA (4.5:1); the e2e suite runs axe on every page and fails on contrast.
  */
+/**
+ * Layers, bottom to top: the top bar, dialogs (modal, 1300), notifications (snackbar,
+ * 1400), then what drops down from a button: menus, selects and suggestion lists. A
+ * notification shows above the dialog it reports on, where it can be read and closed,
+ * and never covers the menu someone just opened (the user menu drops down where
+ * notifications appear).
+ */
+const DROP_DOWN_LAYER = 1450;
+
 export const theme = createTheme({
   palette: {
     primary: { main: '#1a4480', contrastText: '#ffffff' },
@@ -23,5 +32,7 @@ export const theme = createTheme({
     MuiLink: { defaultProps: { underline: 'always' } },
     MuiButton: { defaultProps: { disableElevation: true } },
     MuiAppBar: { defaultProps: { elevation: 0 } },
+    MuiPopover: { styleOverrides: { root: { zIndex: DROP_DOWN_LAYER } } },
+    MuiAutocomplete: { styleOverrides: { popper: { zIndex: DROP_DOWN_LAYER } } },
   },
 });

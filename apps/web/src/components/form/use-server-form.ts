@@ -4,6 +4,7 @@ import { useState, type ChangeEvent, type FormEvent } from 'react';
 import type { z } from 'zod';
 import { ApiError, errorMessages, isApiError } from '../../api/client';
 import { loadContract, type SchemaPicker } from '../../api/contract';
+import { fieldMessages } from './field-messages';
 
 type Values = Record<string, string | boolean>;
 
@@ -58,7 +59,8 @@ function issuesToFields(issues: z.core.$ZodIssue[]): FieldErrors {
 /**
  * What every form of spec section 8 shares: check the input (the domain's rules, the
  * contract's shape), send it, show the errors (its own or the server's `detail` and
- * `fields`) as one red list, and clear them as soon as the user edits a field.
+ * `fields`) as one red list and each field's under it, and clear them as soon as the user
+ * edits a field.
  */
 export function useServerForm<V extends Values, D, R>(
   options: SchemaOptions<V, D, R>,
@@ -116,19 +118,15 @@ export function useServerForm<V extends Values, D, R>({
     setTouched((current) => (current.has(name) ? current : new Set(current).add(name)));
 
   /** Props for a text input or select bound to `name`. */
-  const field = (name: TextFields<V>) => {
-    const problems = problemsOf(name);
-    return {
-      name,
-      label: labels[name],
-      value: values[name] as string,
-      onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
-        setValue(name, event.target.value as V[typeof name]),
-      onBlur: () => touch(name),
-      error: Boolean(serverFields[name]) || problems.length > 0,
-      helperText: problems.length > 0 ? problems.join(' ') : undefined,
-    };
-  };
+  const field = (name: TextFields<V>) => ({
+    name,
+    label: labels[name],
+    value: values[name] as string,
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
+      setValue(name, event.target.value as V[typeof name]),
+    onBlur: () => touch(name),
+    ...fieldMessages(problemsOf(name), serverFields[name]),
+  });
 
   /** Props for a checkbox bound to `name`. */
   const checkbox = (name: FlagFields<V>) => ({
@@ -156,25 +154,32 @@ export function useServerForm<V extends Values, D, R>({
   };
 }
 
+/** The props `field` gives a text input or select. */
+export interface FieldProps {
+  name: string;
+  label: string;
+  value: string;
+  onChange: (
+    event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>,
+  ) => void;
+  onBlur: () => void;
+  error: boolean;
+  /** The field's messages: the rules it breaks, and what the server said of it. */
+  helperText: string | undefined;
+}
+
+/** The props `checkbox` gives a checkbox. */
+export interface CheckboxProps {
+  name: string;
+  checked: boolean;
+  onChange: (event: ChangeEvent<HTMLInputElement>) => void;
+}
+
 export interface ServerForm<V extends Values> {
   values: V;
   setValue: <K extends keyof V & string>(name: K, value: V[K]) => void;
-  field: (name: TextFields<V>) => {
-    name: string;
-    label: string;
-    value: string;
-    onChange: (
-      event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>,
-    ) => void;
-    onBlur: () => void;
-    error: boolean;
-    helperText: string | undefined;
-  };
-  checkbox: (name: FlagFields<V>) => {
-    name: string;
-    checked: boolean;
-    onChange: (event: ChangeEvent<HTMLInputElement>) => void;
-  };
+  field: (name: TextFields<V>) => FieldProps;
+  checkbox: (name: FlagFields<V>) => CheckboxProps;
   /** The red list above the form: empty until a submit fails, and again once the user edits. */
   errors: string[];
   /** The failure behind `errors`, to act on its `code`. */

@@ -1,4 +1,7 @@
+import { Button, Dialog, DialogContent } from '@mui/material';
 import { act, fireEvent, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { useNotify } from './notification-context';
 import { NotificationProvider } from './NotificationProvider';
@@ -72,5 +75,42 @@ describe('notifications', () => {
     const alert = screen.getByRole('alert');
     expect(alert).toHaveTextContent('Could not save.');
     expect(alert.className).toMatch(/colorError/);
+  });
+
+  it('is heard when raised in a confirmation over another dialog, once the confirmation closes', async () => {
+    function DialogsOverDialogs() {
+      const notify = useNotify();
+      const [confirming, setConfirming] = useState(false);
+      return (
+        <Dialog open aria-label="Manage things">
+          <DialogContent>
+            <Button onClick={() => setConfirming(true)}>Delete a thing</Button>
+          </DialogContent>
+          <Dialog open={confirming} aria-label="Delete this thing?">
+            <Button
+              onClick={() => {
+                notify('The thing has been deleted.');
+                setConfirming(false);
+              }}
+            >
+              Delete
+            </Button>
+          </Dialog>
+        </Dialog>
+      );
+    }
+    render(
+      <NotificationProvider>
+        <DialogsOverDialogs />
+      </NotificationProvider>,
+    );
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Delete a thing' }));
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    await expect
+      .poll(() => screen.queryByRole('dialog', { name: 'Delete this thing?' }))
+      .toBeNull();
+    // Found by role, so not aria-hidden: a screen reader announces it too.
+    expect(await screen.findByRole('alert')).toHaveTextContent('The thing has been deleted.');
   });
 });

@@ -1,5 +1,5 @@
 import { Alert, Portal, Snackbar, type AlertColor } from '@mui/material';
-import { useCallback, useReducer, type ReactNode } from 'react';
+import { useCallback, useEffect, useReducer, useState, type ReactNode } from 'react';
 import { NotificationContext } from './notification-context';
 
 /** Spec section 9: notifications close by themselves after 5000 ms. */
@@ -36,6 +36,34 @@ function reducer(state: State, action: Action): State {
 
 let nextId = 1;
 
+/**
+ * The element notifications render in: a child of <body>, outside the app's root, and
+ * never hidden from assistive technology. An open dialog marks every other child of
+ * <body> aria-hidden (MUI's ModalManager), and does so again whenever a dialog above it
+ * closes, which would silence a message such as "The extension … has been deleted."
+ * raised in a confirmation over another dialog. A notification is an alert, not content
+ * a dialog should shut out, so the attribute is taken off again as soon as it is set.
+ */
+function useNotificationLayer(): HTMLElement {
+  const [layer] = useState(() => {
+    const element = document.createElement('div');
+    element.dataset.layer = 'notifications';
+    return element;
+  });
+  useEffect(() => {
+    document.body.append(layer);
+    const observer = new MutationObserver(() => {
+      if (layer.hasAttribute('aria-hidden')) layer.removeAttribute('aria-hidden');
+    });
+    observer.observe(layer, { attributes: true, attributeFilter: ['aria-hidden'] });
+    return () => {
+      observer.disconnect();
+      layer.remove();
+    };
+  }, [layer]);
+  return layer;
+}
+
 export function NotificationProvider({ children }: { children: ReactNode }) {
   const [state, dispatch] = useReducer(reducer, { queue: [], open: false });
   const notify = useCallback((message: string, severity: AlertColor = 'success') => {
@@ -43,20 +71,19 @@ export function NotificationProvider({ children }: { children: ReactNode }) {
   }, []);
   const current = state.queue[0];
   const close = () => dispatch({ type: 'close' });
+  const layer = useNotificationLayer();
 
   return (
     <NotificationContext value={notify}>
       {children}
       {current && (
-        // Outside the app's root: an open dialog marks the root aria-hidden, and a message
-        // raised while it is open (e.g. "… has an extension now.") must still be announced.
-        <Portal>
+        <Portal container={layer}>
           <Snackbar
             key={current.id}
             open={state.open}
             autoHideDuration={NOTIFICATION_AUTO_CLOSE_MS}
             anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
-            // Top right, but below the top bar, so the message never covers the user menu.
+            // Top right, below the top bar; above dialogs but beneath menus (theme.ts).
             sx={{ top: { xs: 64, sm: 72 } }}
             onClose={(_event, reason) => {
               // A click elsewhere on the page is not a request to dismiss the message.

@@ -11,12 +11,11 @@ import {
 } from '@mui/material';
 import { useId } from 'react';
 import { ErrorList } from '../../components/ErrorList';
-import { CheckboxInput } from '../../components/form/CheckboxInput';
-import { SelectInput } from '../../components/form/SelectInput';
 import { TextInput } from '../../components/form/TextInput';
 import { useServerForm } from '../../components/form/use-server-form';
 import { updateUserDetails } from './account.api';
-import { GENDER_OPTIONS, PHONE_HINT, PROFILE_LABELS } from './profile-fields';
+import { PROFILE_LABELS } from './profile-fields';
+import { ProfileFields } from './ProfileFields';
 
 type AccountValues = ReturnType<typeof valuesOf>;
 
@@ -103,35 +102,6 @@ function EditAccountForm({ user, onClose, onSaved }: Omit<EditAccountDialogProps
       <DialogContent sx={{ pt: 0 }}>
         <ErrorList messages={form.errors} />
         <Stack spacing={2} sx={{ pt: 1 }}>
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <TextInput
-              {...form.field('first_name')}
-              autoComplete="given-name"
-              required
-              maxLength={MAX_LENGTHS.firstName}
-            />
-            <TextInput
-              {...form.field('last_name')}
-              autoComplete="family-name"
-              required
-              maxLength={MAX_LENGTHS.lastName}
-            />
-          </Stack>
-          <TextInput
-            {...form.field('institution')}
-            autoComplete="organization"
-            required
-            maxLength={MAX_LENGTHS.institution}
-          />
-          <SelectInput {...form.field('gender_choice')} options={GENDER_OPTIONS} required />
-          <TextInput
-            {...form.field('phone_number')}
-            helperText={form.field('phone_number').helperText ?? PHONE_HINT}
-            type="tel"
-            autoComplete="tel"
-            required
-            maxLength={MAX_LENGTHS.phone}
-          />
           {user.is_aaf ? (
             <TextInput
               name="email"
@@ -153,7 +123,7 @@ function EditAccountForm({ user, onClose, onSaved }: Omit<EditAccountDialogProps
               maxLength={MAX_LENGTHS.email}
             />
           )}
-          <CheckboxInput {...form.checkbox('is_student')} label={PROFILE_LABELS.is_student} />
+          <ProfileFields form={form} gender="gender_choice" names />
         </Stack>
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>

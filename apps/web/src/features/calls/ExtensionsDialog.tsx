@@ -1,9 +1,9 @@
-import type { CallDetail, Extension } from '@merit/contract';
+import type { CallDetail, Extension, UserLookupEntry } from '@merit/contract';
 import {
-  checkText,
+  extensionErrors,
   MAX_LENGTHS,
-  roleMessages,
-  validationMessages,
+  USER_LOOKUP_MIN_LENGTH,
+  userLookupMessages,
   type FieldErrors,
 } from '@merit/domain';
 import {
@@ -37,13 +37,7 @@ import { useNotify } from '../../components/notifications/notification-context';
 import { useConfirm } from '../../components/use-confirm';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { formatExtensionDate, fromLocalInputValue } from './call-dates';
-import {
-  callKeys,
-  createExtension,
-  deleteExtension,
-  MIN_USER_SEARCH,
-  useUserLookup,
-} from './calls.api';
+import { callKeys, createExtension, deleteExtension, useUserLookup } from './calls.api';
 
 const LABELS = {
   user: 'User',
@@ -57,32 +51,32 @@ type ExtensionValues = Record<keyof typeof LABELS, string>;
 const EMPTY: ExtensionValues = { user: '', commencement: '', termination: '', reason: '' };
 
 /**
- * An extension needs a user and both dates; it may not end before it starts (the
- * server's rule and message), and the reason is at most 200 characters.
+ * The server's rules for an extension (the domain's `extensionErrors`), checked as the
+ * chair types: a user, both dates in order, a short reason, and no overlap with another
+ * extension the same person has on this call.
  */
-export function extensionErrors(values: ExtensionValues): FieldErrors {
-  const errors: FieldErrors = {};
-  if (!values.user) errors.user = [validationMessages.required];
-  const commencement = fromLocalInputValue(values.commencement);
-  const termination = fromLocalInputValue(values.termination);
-  if (!commencement) errors.commencement = [validationMessages.required];
-  if (!termination) errors.termination = [validationMessages.required];
-  else if (commencement && termination < commencement)
-    errors.termination = [roleMessages.terminationBeforeCommencement];
-  const reason = checkText(values.reason, { max: MAX_LENGTHS.extensionReason });
-  if (reason.length > 0) errors.reason = reason;
-  return errors;
+function formErrors(values: ExtensionValues, existing: readonly Extension[]): FieldErrors {
+  const user = values.user ? Number(values.user) : null;
+  return extensionErrors(
+    {
+      user,
+      commencement: fromLocalInputValue(values.commencement),
+      termination: fromLocalInputValue(values.termination),
+      reason: values.reason,
+    },
+    existing
+      .filter((extension) => extension.userId === user)
+      .map((extension) => ({
+        commencement: new Date(extension.commencement),
+        termination: new Date(extension.termination),
+      })),
+  );
 }
 
 const SEARCH_DELAY_MS = 300;
 
 /** One answer of GET /users/lookup/. */
-interface FoundUser {
-  id: number;
-  name: string;
-  username: string;
-  email: string;
-}
+type FoundUser = UserLookupEntry;
 
 interface ExtensionsDialogProps {
   call: CallDetail;
@@ -131,6 +125,7 @@ export default function ExtensionsDialog({ call, open, onClose }: ExtensionsDial
         </Typography>
         <ExtensionForm
           callId={call.id}
+          existing={call.extensions}
           onAdded={(extension) => {
             notify(`${extension.userName} has an extension now.`);
             void queryClient.invalidateQueries({ queryKey: callKeys.detail(call.id) });
@@ -211,16 +206,18 @@ function ExtensionTable({
 
 function ExtensionForm({
   callId,
+  existing,
   onAdded,
 }: {
   callId: number;
+  existing: readonly Extension[];
   onAdded: (extension: Extension) => void;
 }) {
   const [picked, setPicked] = useState<FoundUser | null>(null);
   const form = useServerForm({
     initialValues: EMPTY,
     labels: LABELS,
-    validate: extensionErrors,
+    validate: (values: ExtensionValues) => formErrors(values, existing),
     submit: (values: ExtensionValues) =>
       createExtension({
         callId,
@@ -277,7 +274,10 @@ function ExtensionForm({
   );
 }
 
-/** Finds a user by name, username or email, as the server's lookup for chairs does. */
+/**
+ * Finds a user by name or username, or by their whole email address, as the server's
+ * lookup for chairs does. It shows an address only for the one that was typed in full.
+ */
 function UserPicker({
   value,
   onChange,
@@ -292,7 +292,8 @@ function UserPicker({
   helperText: string | undefined;
 }) {
   const [input, setInput] = useState('');
-  const label = (user: FoundUser) => `${user.name} (${user.username}, ${user.email})`;
+  const label = (user: FoundUser) =>
+    `${user.name} (${user.username}${user.email ? `, ${user.email}` : ''})`;
   // Once a user is chosen the box shows their label, which is not a search.
   const search = useDebouncedValue(
     value && input === label(value) ? '' : input.trim(),
@@ -303,7 +304,7 @@ function UserPicker({
 
   return (
     <Autocomplete
-      options={search.length >= MIN_USER_SEARCH ? (users.data ?? []) : []}
+      options={search.length >= USER_LOOKUP_MIN_LENGTH ? (users.data ?? []) : []}
       value={value}
       onChange={(_event, user) => onChange(user)}
       inputValue={input}
@@ -314,9 +315,7 @@ function UserPicker({
       filterOptions={(options) => options}
       loading={users.isFetching}
       noOptionsText={
-        search.length >= MIN_USER_SEARCH
-          ? 'No user matches.'
-          : `Type at least ${MIN_USER_SEARCH} characters of a name, username or email.`
+        search.length >= USER_LOOKUP_MIN_LENGTH ? 'No user matches.' : userLookupMessages.tooShort
       }
       onBlur={onBlur}
       renderInput={(params) => (
@@ -328,7 +327,7 @@ function UserPicker({
           helperText={
             failure
               ? `Users could not be searched: ${failure}`
-              : (helperText ?? 'Search by name, username or email.')
+              : (helperText ?? 'Search by name or username, or type a whole email address.')
           }
         />
       )}

@@ -1,4 +1,5 @@
 import type { CallSave, ExtensionCreate } from '@merit/contract';
+import { USER_LOOKUP_MIN_LENGTH } from '@merit/domain';
 import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../api/client';
 import { noBody } from '../../api/contract';
@@ -90,12 +91,10 @@ export function useAllCommittees(enabled: boolean) {
   });
 }
 
-/** The server's lookup needs at least this many characters. */
-export const MIN_USER_SEARCH = 2;
-
 /**
- * Users matching `search` by name, username or email, for choosing who gets an
- * extension: GET /users/lookup/, which chairs may use (at most 20 answers).
+ * Users matching `search` by name or username (or one whose whole email address it is),
+ * for choosing who gets an extension: GET /users/lookup/, which chairs may use (at most
+ * 20 answers).
  */
 export function useUserLookup(search: string) {
   return useQuery({
@@ -105,7 +104,7 @@ export function useUserLookup(search: string) {
         schema: (c) => c.userLookupList,
         signal,
       }),
-    enabled: search.length >= MIN_USER_SEARCH,
+    enabled: search.length >= USER_LOOKUP_MIN_LENGTH,
     placeholderData: keepPreviousData,
   });
 }

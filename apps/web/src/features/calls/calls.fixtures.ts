@@ -15,6 +15,7 @@ export function makeCall(overrides: Partial<CallDetail> = {}): CallDetail {
     closed: false,
     myRoles: [],
     abilities: {
+      view: true,
       edit: false,
       manage: false,
       close: false,
@@ -24,6 +25,7 @@ export function makeCall(overrides: Partial<CallDetail> = {}): CallDetail {
     description: '<p>Apply for <strong>beam time</strong>.</p>',
     created: '2026-01-10T00:00:00.000Z',
     lastModified: '2026-01-10T00:00:00.000Z',
+    version: 1,
     proposalTypes: [makeProposalType()],
     extensions: [],
     ...overrides,
@@ -37,6 +39,7 @@ export function makeSummary(overrides: Partial<CallSummary> = {}): CallSummary {
     lastModified: _lastModified,
     proposalTypes: _types,
     extensions: _extensions,
+    version: _version,
     ...summary
   } = makeCall();
   return { ...summary, ...overrides };
@@ -61,6 +64,7 @@ export function makeProposalType(overrides: Partial<ProposalType> = {}): Proposa
 }
 
 export const chairAbilities = {
+  view: true,
   edit: true,
   manage: true,
   close: false,

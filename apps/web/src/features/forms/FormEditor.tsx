@@ -18,6 +18,7 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { ApiError, errorMessages, isApiError } from '../../api/client';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorList } from '../../components/ErrorList';
+import { fieldMessages } from '../../components/form/field-messages';
 import { SelectInput } from '../../components/form/SelectInput';
 import { TextInput } from '../../components/form/TextInput';
 import { useNotify } from '../../components/notifications/notification-context';
@@ -109,10 +110,27 @@ export function FormEditor({ formNames, form, initial }: FormEditorProps) {
 
   const formName = formNames.find((candidate) => String(candidate.id) === draft.formNameId);
   const type = formName?.type;
-
+  // Stands until a form name of the example's type is chosen, the one it names or another.
+  const suggestionShown = suggestion !== null && !readOnly && type !== suggestion.type;
   // The editors' own messages follow every keystroke; the preview may lag behind.
   const checks = editorChecks(draft, type);
   const preview = useDeferredValue(checks);
+
+  const nameMessages = fieldMessages([], serverFields.name);
+  const versionMessages = fieldMessages([], serverFields.version);
+  /** An editor's own problem, then what the server said of it on the last save. */
+  const editorError = (own: string | null, field: string) =>
+    fieldMessages(own ? [own] : [], serverFields[field]).helperText ?? null;
+  const errors = {
+    jsonSchema: editorError(checks.schemaError, 'jsonSchema'),
+    uiSchema: editorError(checks.uiError, 'uiSchema'),
+    initialData: editorError(checks.dataError, 'initialData'),
+    options: { ...checks.options },
+  };
+  for (const [field, messages] of Object.entries(serverFields)) {
+    if (field === 'options' || field.startsWith('options.'))
+      errors.options[field] = [...new Set([...(errors.options[field] ?? []), ...messages])];
+  }
 
   const loadExample = (chosen: FormExample) => {
     const match = formNames.find((candidate) => candidate.name === chosen.name);
@@ -132,15 +150,15 @@ export function FormEditor({ formNames, form, initial }: FormEditorProps) {
 
   const optionsTab = type !== undefined && hasOptions(type);
   const tabs: { value: EditorTab; label: string; error: boolean }[] = [
-    { value: 'jsonSchema', label: 'JSON Schema', error: Boolean(checks.schemaError) },
-    { value: 'uiSchema', label: 'UI Schema', error: Boolean(checks.uiError) },
-    { value: 'initialData', label: 'Initial data', error: Boolean(checks.dataError) },
+    { value: 'jsonSchema', label: 'JSON Schema', error: Boolean(errors.jsonSchema) },
+    { value: 'uiSchema', label: 'UI Schema', error: Boolean(errors.uiSchema) },
+    { value: 'initialData', label: 'Initial data', error: Boolean(errors.initialData) },
     ...(optionsTab
       ? [
           {
             value: 'options' as const,
             label: 'Options',
-            error: Object.keys(checks.options).length > 0,
+            error: Object.keys(errors.options).length > 0,
           },
         ]
       : []),
@@ -205,11 +223,12 @@ export function FormEditor({ formNames, form, initial }: FormEditorProps) {
                     options: optionsFor(next?.type, draft.options),
                   });
                 }}
-                error={Boolean(serverFields.name)}
+                error={nameMessages.error}
                 helperText={
-                  formNames.length === 0
+                  nameMessages.helperText ??
+                  (formNames.length === 0
                     ? 'Add a form name on the Form Names tab first, or load an example.'
-                    : 'The form name decides the type. Add new ones on the Form Names tab.'
+                    : 'The form name decides the type. Add new ones on the Form Names tab.')
                 }
               />
             )}
@@ -223,8 +242,8 @@ export function FormEditor({ formNames, form, initial }: FormEditorProps) {
               onChange={(event) => update({ version: event.target.value })}
               maxLength={MAX_LENGTHS.formVersion}
               readOnly={readOnly}
-              error={Boolean(serverFields.version)}
-              helperText="For example 1, 2 or 2026-1."
+              error={versionMessages.error}
+              helperText={versionMessages.helperText ?? 'For example 1, 2 or 2026-1.'}
             />
           </Box>
           {!readOnly && (
@@ -242,7 +261,7 @@ export function FormEditor({ formNames, form, initial }: FormEditorProps) {
             </Box>
           )}
         </Stack>
-        {suggestion && !readOnly && (
+        {suggestionShown && (
           <Alert
             severity="info"
             sx={{ mt: 2 }}
@@ -299,7 +318,7 @@ export function FormEditor({ formNames, form, initial }: FormEditorProps) {
               value={draft.jsonSchema}
               onChange={(jsonSchema) => update({ jsonSchema })}
               readOnly={readOnly}
-              error={checks.schemaError}
+              error={errors.jsonSchema}
               hint="The fields of the form, as JSON Schema (draft-07)."
             />
           </EditorPanel>
@@ -309,7 +328,7 @@ export function FormEditor({ formNames, form, initial }: FormEditorProps) {
               value={draft.uiSchema}
               onChange={(uiSchema) => update({ uiSchema })}
               readOnly={readOnly}
-              error={checks.uiError}
+              error={errors.uiSchema}
               hint="How the fields are shown: order, widgets, help text (react-jsonschema-form)."
             />
           </EditorPanel>
@@ -319,7 +338,7 @@ export function FormEditor({ formNames, form, initial }: FormEditorProps) {
               value={draft.initialData}
               onChange={(initialData) => update({ initialData })}
               readOnly={readOnly}
-              error={checks.dataError}
+              error={errors.initialData}
               hint="Answers the form starts with, as a JSON object. Leave empty for none."
             />
           </EditorPanel>
@@ -331,7 +350,7 @@ export function FormEditor({ formNames, form, initial }: FormEditorProps) {
                 schema={checks.schema.ok ? checks.schema.value : null}
                 onChange={(options) => update({ options })}
                 readOnly={readOnly}
-                errors={checks.options}
+                errors={errors.options}
               />
             </EditorPanel>
           )}

@@ -4,6 +4,7 @@ import { RichDescription } from '@rjsf/core';
 import Form from '@rjsf/mui';
 import type { DescriptionFieldProps, RJSFSchema, TitleFieldProps, UiSchema } from '@rjsf/utils';
 import { Component, useState, type ReactNode } from 'react';
+import { readableErrors } from './json-schema/error-messages';
 import { formValidator } from './json-schema/rjsf-validator';
 
 interface FormPreviewProps {
@@ -17,11 +18,21 @@ interface FormPreviewProps {
  * The form as authors and reviewers will see it (react-jsonschema-form, MUI theme).
  * Submitting checks the answers against the schema; nothing is sent anywhere.
  */
-export function FormPreview({ schema, uiSchema, formData }: FormPreviewProps) {
-  const [checked, setChecked] = useState(false);
+export function FormPreview(props: FormPreviewProps) {
   return (
-    // Remounted on every change of the definition, so a crash clears once it is fixed.
-    <PreviewErrorBoundary key={JSON.stringify([schema, uiSchema, formData])}>
+    // Remounted on every change of the definition, so a crash clears once it is fixed, and
+    // answers checked against the old definition are not reported on.
+    <PreviewErrorBoundary key={JSON.stringify([props.schema, props.uiSchema, props.formData])}>
+      <PreviewForm {...props} />
+    </PreviewErrorBoundary>
+  );
+}
+
+function PreviewForm({ schema, uiSchema, formData }: FormPreviewProps) {
+  const [checked, setChecked] = useState(false);
+  const [attempted, setAttempted] = useState(false);
+  return (
+    <>
       {checked && (
         <Alert severity="success" sx={{ mb: 2 }} onClose={() => setChecked(false)}>
           These answers are valid. The preview does not save them.
@@ -32,17 +43,27 @@ export function FormPreview({ schema, uiSchema, formData }: FormPreviewProps) {
         uiSchema={uiSchema}
         formData={formData}
         validator={formValidator}
+        transformErrors={readableErrors}
         // The browser's own validation would stop the submit before the form's error
         // list shows (ARCHITECTURE.md).
         noHtml5Validate
         showErrorList="top"
+        // Quiet until the first check; after it, each answer clears its own error as it is
+        // fixed, rather than the errors of the last check staying until the next.
+        liveValidate={attempted ? 'onChange' : false}
         templates={{ TitleFieldTemplate, DescriptionFieldTemplate }}
         onChange={() => setChecked(false)}
-        onSubmit={() => setChecked(true)}
+        onSubmit={() => {
+          setAttempted(true);
+          setChecked(true);
+        }}
         // The errors show on the form; rjsf would also log each failed check as an error.
-        onError={() => setChecked(false)}
+        onError={() => {
+          setAttempted(true);
+          setChecked(false);
+        }}
       />
-    </PreviewErrorBoundary>
+    </>
   );
 }
 

@@ -98,6 +98,8 @@ describe('AccountPage', () => {
       `Email: ${validationMessages.emailTaken}`,
     );
     expect(screen.getByRole('dialog')).toBeInTheDocument();
+    // Under the field, in place of its hint.
+    expect(email).toHaveAccessibleDescription(validationMessages.emailTaken);
     // Editing clears the list (spec section 8).
     fireEvent.change(email, { target: { value: 'taken@example.orgx' } });
     expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();

@@ -1,16 +1,15 @@
-import { MAX_LENGTHS, validateRegistrationCompletion } from '@merit/domain';
+import { validateRegistrationCompletion } from '@merit/domain';
 import { Box, Button, Stack, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { AuthLayout } from '../../components/AuthLayout';
 import { ErrorList } from '../../components/ErrorList';
-import { CheckboxInput } from '../../components/form/CheckboxInput';
-import { SelectInput } from '../../components/form/SelectInput';
 import { TextInput } from '../../components/form/TextInput';
 import { useServerForm } from '../../components/form/use-server-form';
 import { useNotify } from '../../components/notifications/notification-context';
 import { completeRegistration } from '../../features/account/account.api';
-import { GENDER_OPTIONS, PHONE_HINT, PROFILE_LABELS } from '../../features/account/profile-fields';
+import { PROFILE_LABELS } from '../../features/account/profile-fields';
+import { ProfileFields } from '../../features/account/ProfileFields';
 import { currentUserKey, useCurrentUser } from '../../features/auth/session-hooks';
 import { useLogout } from '../../features/auth/use-logout';
 
@@ -57,22 +56,7 @@ export default function CompleteRegistrationPage() {
             readOnly
             helperText="Your institution provides this address; it cannot be changed here."
           />
-          <TextInput
-            {...form.field('institution')}
-            autoComplete="organization"
-            required
-            maxLength={MAX_LENGTHS.institution}
-          />
-          <SelectInput {...form.field('gender_choice')} options={GENDER_OPTIONS} required />
-          <TextInput
-            {...form.field('phone_number')}
-            helperText={form.field('phone_number').helperText ?? PHONE_HINT}
-            type="tel"
-            autoComplete="tel"
-            required
-            maxLength={MAX_LENGTHS.phone}
-          />
-          <CheckboxInput {...form.checkbox('is_student')} label={PROFILE_LABELS.is_student} />
+          <ProfileFields form={form} gender="gender_choice" />
           <Button type="submit" variant="contained" size="large" loading={form.isPending}>
             Save and continue
           </Button>

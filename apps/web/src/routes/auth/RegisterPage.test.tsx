@@ -128,6 +128,10 @@ describe('RegisterPage', () => {
       `Human check: ${validationMessages.captcha}`,
     ]);
     expect(screen.getByLabelText(/^Username/)).toHaveAttribute('aria-invalid', 'true');
+    // Under the field too, where the user fixes it.
+    expect(screen.getByLabelText(/^Username/)).toHaveAccessibleDescription(
+      validationMessages.usernameTaken,
+    );
     expect(sentBody(fetchStub, 'POST /auth/registration/')).toEqual({
       username: 'grace',
       email: 'grace@example.org',

@@ -5,16 +5,10 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { isApiError } from '../../api/client';
 import { AuthLayout } from '../../components/AuthLayout';
 import { ErrorList } from '../../components/ErrorList';
-import { CheckboxInput } from '../../components/form/CheckboxInput';
-import { SelectInput } from '../../components/form/SelectInput';
 import { TextInput } from '../../components/form/TextInput';
 import { useServerForm } from '../../components/form/use-server-form';
-import {
-  GENDER_OPTIONS,
-  PASSWORD_HINT,
-  PHONE_HINT,
-  PROFILE_LABELS,
-} from '../../features/account/profile-fields';
+import { PASSWORD_HINT, PROFILE_LABELS } from '../../features/account/profile-fields';
+import { ProfileFields } from '../../features/account/ProfileFields';
 import { register } from '../../features/auth/auth.api';
 import { CaptchaWidget, type CaptchaHandle } from '../../features/auth/captcha/CaptchaWidget';
 
@@ -72,35 +66,7 @@ export default function RegisterPage() {
             required
             maxLength={MAX_LENGTHS.email}
           />
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <TextInput
-              {...form.field('first_name')}
-              autoComplete="given-name"
-              required
-              maxLength={MAX_LENGTHS.firstName}
-            />
-            <TextInput
-              {...form.field('last_name')}
-              autoComplete="family-name"
-              required
-              maxLength={MAX_LENGTHS.lastName}
-            />
-          </Stack>
-          <TextInput
-            {...form.field('institution')}
-            autoComplete="organization"
-            required
-            maxLength={MAX_LENGTHS.institution}
-          />
-          <SelectInput {...form.field('gender')} options={GENDER_OPTIONS} required />
-          <TextInput
-            {...form.field('phone_number')}
-            helperText={form.field('phone_number').helperText ?? PHONE_HINT}
-            type="tel"
-            autoComplete="tel"
-            required
-            maxLength={MAX_LENGTHS.phone}
-          />
+          <ProfileFields form={form} gender="gender" names />
           <TextInput
             {...form.field('password1')}
             helperText={form.field('password1').helperText ?? PASSWORD_HINT}
@@ -116,7 +82,6 @@ export default function RegisterPage() {
             required
             maxLength={MAX_LENGTHS.password}
           />
-          <CheckboxInput {...form.checkbox('is_student')} label={PROFILE_LABELS.is_student} />
           <CaptchaWidget ref={captcha} />
           <Button type="submit" variant="contained" size="large" loading={form.isPending}>
             Register

@@ -1,4 +1,4 @@
-import { callDateMessages, callMessages, messages } from '@merit/domain';
+import { callDateMessages, callMessages, messages, validationMessages } from '@merit/domain';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -86,20 +86,21 @@ describe('the call wizard', { timeout: 20_000 }, () => {
     expect(input('Committee')).toHaveValue('3');
     await user.click(screen.getByRole('button', { name: 'Next' }));
 
+    // Not enabled (spec), yet it answers a click with what is missing: a button that is
+    // disabled outright could not say why.
     const next = screen.getByRole('button', { name: 'Next' });
-    expect(next).toBeDisabled();
+    expect(next).toHaveAttribute('aria-disabled', 'true');
     setValue('Type name', 'Standard');
     await addForm(user, 'proposal', 1);
-    expect(next).toBeDisabled();
-    expect(screen.getByText(callMessages.noReviewForm)).toBeInTheDocument();
+    expect(next).toHaveAttribute('aria-disabled', 'true');
     await addForm(user, 'review', 2);
-    expect(next).toBeEnabled();
+    expect(next).not.toHaveAttribute('aria-disabled');
 
     // A second type without forms disables it again, until it goes.
     await user.click(screen.getByRole('button', { name: 'Add proposal type' }));
-    expect(next).toBeDisabled();
+    expect(next).toHaveAttribute('aria-disabled', 'true');
     await user.click(screen.getByRole('button', { name: 'Delete proposal type Proposal type 2' }));
-    expect(next).toBeEnabled();
+    expect(next).not.toHaveAttribute('aria-disabled');
 
     await user.click(next);
     expect(screen.getByRole('rowheader', { name: 'Name' }).closest('tr')).toHaveTextContent(
@@ -124,6 +125,35 @@ describe('the call wizard', { timeout: 20_000 }, () => {
       description: '',
       proposalTypes: [{ typeName: 'Standard', typeId: null, proposalForms: [1], reviewForms: [2] }],
     });
+  });
+
+  it('says what a type lacks only once the user tries to go on, not before they start', async () => {
+    stubApi({ 'GET /user_details/': { body: chair }, 'GET /forms/': { body: forms } });
+    const user = userEvent.setup();
+    renderApp('/calls/new', { token: 'k' });
+    await fillDetails();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+
+    const type = screen.getByRole('region', { name: 'Proposal type 1' });
+    expect(within(type).getByLabelText(/^Type name/)).toBeInTheDocument();
+    expect(screen.queryByText(callMessages.noProposalForm)).not.toBeInTheDocument();
+    expect(screen.queryByText(callMessages.noReviewForm)).not.toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Some fields need your attention before you go on.',
+    );
+    expect(within(type).getByText(callMessages.noProposalForm)).toBeInTheDocument();
+    expect(within(type).getByText(callMessages.noReviewForm)).toBeInTheDocument();
+    expect(within(type).getByText(validationMessages.required)).toBeInTheDocument();
+    // Still on the forms page.
+    expect(screen.queryByRole('button', { name: 'Finish' })).not.toBeInTheDocument();
+
+    // Each message goes once its list is fixed.
+    await addForm(user, 'proposal', 1);
+    expect(within(type).queryByText(callMessages.noProposalForm)).not.toBeInTheDocument();
+    expect(within(type).getByText(callMessages.noReviewForm)).toBeInTheDocument();
   });
 
   it('shows the date order messages as the dates are typed', async () => {
@@ -214,6 +244,115 @@ describe('the call wizard', { timeout: 20_000 }, () => {
     // Editing clears the list (spec section 8).
     setValue('Name', 'Beamtime 2026 (revised)');
     await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
+  });
+
+  it("shows the server's messages under the fields they are about, on either page", async () => {
+    const call = makeCall({ abilities: chairAbilities });
+    stubApi({
+      'GET /user_details/': { body: chair },
+      'GET /calls/12/': { body: call },
+      'GET /forms/': { body: forms },
+      'POST /new_call/': {
+        status: 400,
+        body: {
+          detail: messages.validationFailed,
+          code: 'validation_error',
+          fields: {
+            name: ['A call with this name already exists.'],
+            'proposalTypes.0.typeName': ['Type names must differ.'],
+          },
+        },
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/calls/12/update', { token: 'k' });
+    await screen.findByRole('heading', { name: 'Edit Call for Proposal' }, AFTER_NAVIGATION);
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(screen.getByRole('button', { name: 'Finish' }));
+
+    await screen.findByRole('alert');
+    expect(input('Name')).toHaveAttribute('aria-invalid', 'true');
+    expect(input('Name')).toHaveAccessibleDescription('A call with this name already exists.');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(input('Type name')).toHaveAccessibleDescription('Type names must differ.');
+  });
+
+  it('saves the exact instant of a date the user left alone, seconds and all', async () => {
+    const exact = '2026-07-01T09:30:45.123Z';
+    const call = makeCall({
+      abilities: chairAbilities,
+      commencement: exact,
+      termination: '2026-08-01T00:00:00.000Z',
+      reviewCommencement: '2026-08-02T00:00:00.000Z',
+      reviewTermination: '2026-09-01T00:00:00.000Z',
+    });
+    const fetchStub = stubApi({
+      'GET /user_details/': { body: chair },
+      'GET /calls/12/': { body: call },
+      'GET /forms/': { body: forms },
+      'POST /new_call/': { status: 201, body: { ...call, name: 'Beamtime 2026 (revised)' } },
+    });
+    const user = userEvent.setup();
+    renderApp('/calls/12/update', { token: 'k' });
+    await screen.findByRole('heading', { name: 'Edit Call for Proposal' }, AFTER_NAVIGATION);
+    setValue('Name', 'Beamtime 2026 (revised)');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(screen.getByRole('button', { name: 'Finish' }));
+
+    await screen.findByRole('link', { name: 'Continue' });
+    expect(sentBody(fetchStub, 'POST /new_call/')).toMatchObject({
+      new: false,
+      id: 12,
+      // The version the edit was made on, so a newer save by someone else is not overwritten.
+      version: call.version,
+      name: 'Beamtime 2026 (revised)',
+      openDateTime: exact,
+      closeDateTime: call.termination,
+    });
+  });
+
+  it('says so when another chair saved the call first, instead of overwriting their work', async () => {
+    const call = makeCall({ abilities: chairAbilities, version: 4 });
+    const stale =
+      'Someone else changed this call since you opened it. Reload it to see their changes, then make yours again.';
+    stubApi({
+      'GET /user_details/': { body: chair },
+      'GET /calls/12/': { body: call },
+      'GET /forms/': { body: forms },
+      'POST /new_call/': { status: 409, body: { code: 'conflict', detail: stale } },
+    });
+    const user = userEvent.setup();
+    renderApp('/calls/12/update', { token: 'k' });
+    await screen.findByRole('heading', { name: 'Edit Call for Proposal' }, AFTER_NAVIGATION);
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(screen.getByRole('button', { name: 'Finish' }));
+    expect(await screen.findByText(stale)).toBeVisible();
+    expect(screen.queryByRole('link', { name: 'Continue' })).toBeNull();
+  });
+
+  it('sends the minute the user chose when they change a date saved with seconds', async () => {
+    const call = makeCall({ abilities: chairAbilities, commencement: '2026-03-01T09:30:45.123Z' });
+    const fetchStub = stubApi({
+      'GET /user_details/': { body: chair },
+      'GET /calls/12/': { body: call },
+      'GET /forms/': { body: forms },
+      'POST /new_call/': { status: 201, body: call },
+    });
+    const user = userEvent.setup();
+    renderApp('/calls/12/update', { token: 'k' });
+    await screen.findByRole('heading', { name: 'Edit Call for Proposal' }, AFTER_NAVIGATION);
+    setValue('Submission opens', '2026-03-01T10:00');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(screen.getByRole('button', { name: 'Finish' }));
+
+    await screen.findByRole('link', { name: 'Continue' });
+    expect(sentBody(fetchStub, 'POST /new_call/')).toMatchObject({
+      openDateTime: new Date('2026-03-01T10:00').toISOString(),
+    });
   });
 
   it('shows the no-permission page to non-chairs and on a closed call', async () => {

@@ -1,5 +1,5 @@
 import type { Form } from '@merit/contract';
-import { formMessages } from '@merit/domain';
+import { formMessages, messages } from '@merit/domain';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -50,12 +50,13 @@ const savedForm: Form = {
   isUsed: false,
 };
 
-function formServer() {
+function formServer(answers: Parameters<typeof stubApi>[0] = {}) {
   return stubApi({
     'GET /user_details/': { body: adminUser },
     'GET /form_names/': { body: [scores, proposal] },
     'POST /forms/': { status: 201, body: savedForm },
     'GET /forms/?id=31': { body: savedForm },
+    ...answers,
   });
 }
 
@@ -63,8 +64,8 @@ function typeInto(label: string, text: string) {
   fireEvent.change(screen.getByRole('textbox', { name: label }), { target: { value: text } });
 }
 
-async function openNewForm() {
-  const fetchStub = formServer();
+async function openNewForm(answers?: Parameters<typeof stubApi>[0]) {
+  const fetchStub = formServer(answers);
   const app = renderApp('/forms/new', { token: 'k' });
   await screen.findByRole('heading', { name: 'New Form' }, { timeout: 5000 });
   fireEvent.change(screen.getByLabelText(/^Form name/), { target: { value: '11' } });
@@ -135,6 +136,58 @@ describe('form editor', () => {
       initialData: null,
       options: { method: 'average', fields: ['merit'] },
     });
+  });
+
+  it('drops the missing form name banner once a form name of the example type is chosen', async () => {
+    const example = {
+      key: 'scores',
+      title: 'Review scores',
+      type: 3,
+      name: 'review_scores_2027',
+      display_name: 'Review Scores 2027',
+      jsonSchema: scoreSchema,
+      uiSchema: {},
+      options: { method: 'average', fields: ['merit'] },
+    };
+    formServer({ 'GET /form_examples/': { body: [example] } });
+    const user = userEvent.setup();
+    renderApp('/forms/new', { token: 'k' });
+    await screen.findByRole('heading', { name: 'New Form' }, { timeout: 5000 });
+
+    await user.click(screen.getByRole('button', { name: 'Load example' }));
+    await user.click(await screen.findByRole('menuitem', { name: /^Review scores/ }));
+    const banner = /There is no form name “review_scores_2027” yet/;
+    expect(await screen.findByText(banner)).toBeInTheDocument();
+
+    // Another type does not answer it.
+    fireEvent.change(screen.getByLabelText(/^Form name/), { target: { value: '12' } });
+    expect(screen.getByText(banner)).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText(/^Form name/), { target: { value: '11' } });
+    expect(screen.queryByText(banner)).not.toBeInTheDocument();
+  });
+
+  it("shows the server's messages under the fields they are about", async () => {
+    const { user } = await openNewForm({
+      'POST /forms/': {
+        status: 400,
+        body: {
+          detail: messages.validationFailed,
+          code: 'validation_error',
+          fields: { version: ['Version 1 of Review Scores exists already.'] },
+        },
+      },
+    });
+    typeInto('JSON Schema', JSON.stringify(scoreSchema));
+    await user.click(screen.getByRole('tab', { name: /^Options/ }));
+    await user.click(screen.getByRole('checkbox', { name: 'Merit (merit)' }));
+    await user.click(screen.getByRole('button', { name: 'Create form' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Version: Version 1 of Review Scores exists already.',
+    );
+    const version = screen.getByLabelText(/^Version/);
+    expect(version).toHaveAttribute('aria-invalid', 'true');
+    expect(version).toHaveAccessibleDescription('Version 1 of Review Scores exists already.');
   });
 
   it('shows a form a call uses read-only, with the reason and no Save', async () => {

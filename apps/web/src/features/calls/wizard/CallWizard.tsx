@@ -26,6 +26,14 @@ import { SummaryStep } from './SummaryStep';
 const STEPS = ['Call details', 'Forms', 'Summary', 'Done'] as const;
 type StepIndex = 0 | 1 | 2 | 3;
 
+/** A contained button's disabled colours, for one that must still answer a click. */
+const LOOKS_DISABLED = {
+  color: 'action.disabled',
+  bgcolor: 'action.disabledBackground',
+  boxShadow: 'none',
+  '&:hover': { bgcolor: 'action.disabledBackground', boxShadow: 'none' },
+};
+
 interface CallWizardProps {
   /** The call to edit; a new call without it. */
   call?: CallDetail;
@@ -48,7 +56,7 @@ export function CallWizard({ call, committees }: CallWizardProps) {
   const queryClient = useQueryClient();
 
   const save = useMutation({
-    mutationFn: () => saveCall(toCallSave(draft, call?.id ?? null)),
+    mutationFn: () => saveCall(toCallSave(draft, call ?? null)),
     onSuccess: async () => {
       await refreshCalls(queryClient);
       goTo(3);
@@ -86,20 +94,20 @@ export function CallWizard({ call, committees }: CallWizardProps) {
     committees.find((committee) => String(committee.id) === draft.committee)?.name ??
     '';
 
+  const formsComplete = formsPageComplete(draft.proposalTypes);
+  const pageBlocked =
+    step === 0
+      ? hasErrors(detailsErrors(draft))
+      : step === 1 && (!formsComplete || hasErrors(typesErrors(draft, forms)));
+
   const next = () => {
-    if (step === 0) {
-      if (hasErrors(detailsErrors(draft))) return setAttempted((a) => ({ ...a, 0: true }));
-      goTo(1);
-    } else if (step === 1) {
-      if (hasErrors(typesErrors(draft, forms))) return setAttempted((a) => ({ ...a, 1: true }));
-      goTo(2);
-    }
+    if (step > 1) return;
+    if (pageBlocked) return setAttempted((a) => ({ ...a, [step]: true }));
+    goTo((step + 1) as StepIndex);
   };
 
   const serverFields = isApiError(save.error) ? (save.error.body.fields ?? {}) : {};
-  const pageProblems =
-    (step === 0 && attempted[0] && hasErrors(detailsErrors(draft))) ||
-    (step === 1 && attempted[1] && hasErrors(typesErrors(draft, forms)));
+  const pageProblems = step < 2 && attempted[step as 0 | 1] && pageBlocked;
 
   return (
     <>
@@ -134,6 +142,7 @@ export function CallWizard({ call, committees }: CallWizardProps) {
             forms={forms}
             catalogueError={catalogueError}
             attempted={attempted[1]}
+            serverFields={serverFields}
           />
         )}
         {step === 2 && <SummaryStep draft={draft} committeeName={committeeName} forms={forms} />}
@@ -161,7 +170,11 @@ export function CallWizard({ call, committees }: CallWizardProps) {
             <Button
               variant="contained"
               onClick={next}
-              disabled={step === 1 && !formsPageComplete(draft.proposalTypes)}
+              // Spec: Next is not enabled until every type has its forms. It still answers a
+              // click, with the messages saying what is missing, which a disabled button
+              // could not; screen readers hear it as unavailable all the same.
+              aria-disabled={(step === 1 && !formsComplete) || undefined}
+              sx={step === 1 && !formsComplete ? LOOKS_DISABLED : undefined}
             >
               Next
             </Button>

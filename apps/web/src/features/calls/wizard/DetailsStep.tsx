@@ -2,6 +2,7 @@ import { callDateMessages, callMessages, MAX_LENGTHS } from '@merit/domain';
 import { Box, Checkbox, FormControlLabel, FormHelperText, Skeleton, Stack } from '@mui/material';
 import { lazy, Suspense, useState } from 'react';
 import { DateTimeInput } from '../../../components/form/DateTimeInput';
+import { fieldMessages } from '../../../components/form/field-messages';
 import { SelectInput } from '../../../components/form/SelectInput';
 import { TextInput } from '../../../components/form/TextInput';
 import { detailsErrors, DETAIL_LABELS, type CallDraft, type DateField } from './call-draft';
@@ -48,19 +49,15 @@ export function DetailsStep({
   const touch = (name: string) =>
     setTouched((current) => (current.has(name) ? current : new Set(current).add(name)));
 
-  const textProps = (name: 'name' | 'committee' | DateField) => {
-    const problems = problemsOf(name);
-    return {
-      name,
-      label: DETAIL_LABELS[name]!,
-      value: draft[name],
-      onChange: (event: { target: { value: string } }) => onChange({ [name]: event.target.value }),
-      onBlur: () => touch(name),
-      error: problems.length > 0 || Boolean(serverFields[name]),
-      helperText: problems.length > 0 ? problems.join(' ') : undefined,
-      required: true,
-    };
-  };
+  const textProps = (name: 'name' | 'committee' | DateField) => ({
+    name,
+    label: DETAIL_LABELS[name]!,
+    value: draft[name],
+    onChange: (event: { target: { value: string } }) => onChange({ [name]: event.target.value }),
+    onBlur: () => touch(name),
+    ...fieldMessages(problemsOf(name), serverFields[name]),
+    required: true,
+  });
 
   return (
     <Stack spacing={3} sx={{ maxWidth: 760 }}>

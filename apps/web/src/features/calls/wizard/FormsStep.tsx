@@ -25,6 +25,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useId, useState } from 'react';
+import { fieldMessages } from '../../../components/form/field-messages';
 import { SelectInput } from '../../../components/form/SelectInput';
 import { TextInput } from '../../../components/form/TextInput';
 import {
@@ -67,11 +68,21 @@ interface FormsStepProps {
   forms: readonly FormChoice[];
   /** Why the catalogue is missing, if it is. */
   catalogueError: string | null;
+  /** The user tried to go on: every rule shows, not only those of names they left. */
   attempted: boolean;
+  /** Fields the server refused on the last Finish, e.g. `proposalTypes.0.typeName`. */
+  serverFields: Record<string, string[]>;
 }
 
 /** Page 1 of the wizard: proposal types, each with its ordered proposal and review forms. */
-export function FormsStep({ draft, onChange, forms, catalogueError, attempted }: FormsStepProps) {
+export function FormsStep({
+  draft,
+  onChange,
+  forms,
+  catalogueError,
+  attempted,
+  serverFields,
+}: FormsStepProps) {
   const errors = typesErrors(draft, forms);
   const byId = new Map(forms.map((form) => [form.id, form]));
   const setTypes = (proposalTypes: TypeDraft[]) => onChange({ proposalTypes });
@@ -95,6 +106,7 @@ export function FormsStep({ draft, onChange, forms, catalogueError, attempted }:
           forms={forms}
           errors={errors}
           attempted={attempted}
+          serverFields={serverFields}
           onChange={(patch) => update(index, patch)}
           onDelete={() => setTypes(draft.proposalTypes.filter((_, i) => i !== index))}
         />
@@ -119,6 +131,7 @@ interface TypeCardProps {
   forms: readonly FormChoice[];
   errors: Record<string, string[]>;
   attempted: boolean;
+  serverFields: Record<string, string[]>;
   onChange: (patch: Partial<TypeDraft>) => void;
   onDelete: () => void;
 }
@@ -130,13 +143,17 @@ function TypeCard({
   forms,
   errors,
   attempted,
+  serverFields,
   onChange,
   onDelete,
 }: TypeCardProps) {
   const headingId = useId();
   const [nameTouched, setNameTouched] = useState(false);
   const at = `proposalTypes.${index}`;
-  const nameProblems = attempted || nameTouched ? (errors[`${at}.typeName`] ?? []) : [];
+  const nameMessages = fieldMessages(
+    attempted || nameTouched ? (errors[`${at}.typeName`] ?? []) : [],
+    serverFields[`${at}.typeName`],
+  );
   const title = type.typeName.trim() || `Proposal type ${index + 1}`;
 
   return (
@@ -172,8 +189,7 @@ function TypeCard({
           maxLength={MAX_LENGTHS.proposalTypeName}
           onChange={(event) => onChange({ typeName: event.target.value })}
           onBlur={() => setNameTouched(true)}
-          error={nameProblems.length > 0}
-          helperText={nameProblems.length > 0 ? nameProblems.join(' ') : undefined}
+          {...nameMessages}
         />
       </Box>
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={3}>
@@ -190,7 +206,13 @@ function TypeCard({
                 ? type.hasProposals && callMessages.proposalFormsLocked(type.savedName)
                 : type.hasReviews && callMessages.reviewFormsLocked(type.savedName)
             }
-            problems={errors[`${at}.${kind}`] ?? []}
+            // A new type starts without forms: no mistake until the user tries to go on.
+            problem={
+              fieldMessages(
+                attempted ? (errors[`${at}.${kind}`] ?? []) : [],
+                serverFields[`${at}.${kind}`],
+              ).helperText
+            }
             onChange={(ids) => onChange({ [kind]: ids })}
           />
         ))}
@@ -207,7 +229,8 @@ interface FormListEditorProps {
   forms: readonly FormChoice[];
   /** Why the list cannot change, or false. */
   locked: string | false;
-  problems: readonly string[];
+  /** What is wrong with the list, shown below it. */
+  problem: string | undefined;
   onChange: (ids: number[]) => void;
 }
 
@@ -219,7 +242,7 @@ function FormListEditor({
   byId,
   forms,
   locked,
-  problems,
+  problem,
   onChange,
 }: FormListEditorProps) {
   const { title, singular, fits } = KINDS[kind];
@@ -301,9 +324,9 @@ function FormListEditor({
           {`No ${singular} yet.`}
         </Typography>
       )}
-      {problems.length > 0 && (
+      {problem && (
         <FormHelperText error sx={{ mb: 1 }}>
-          {problems.join(' ')}
+          {problem}
         </FormHelperText>
       )}
       {!locked && (

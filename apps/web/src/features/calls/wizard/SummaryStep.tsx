@@ -1,9 +1,15 @@
 import { Box, Paper, Stack, Typography } from '@mui/material';
 import { DetailsTable } from '../../../components/DetailsTable';
-import { formatCallDate, fromLocalInputValue } from '../call-dates';
+import { formatCallDate } from '../call-dates';
 import { RichTextView } from '../RichTextView';
 import { formLabel } from './FormsStep';
-import { DETAIL_LABELS, type CallDraft, type DateField, type FormChoice } from './call-draft';
+import {
+  DETAIL_LABELS,
+  instantOf,
+  type CallDraft,
+  type DateField,
+  type FormChoice,
+} from './call-draft';
 
 interface SummaryStepProps {
   draft: CallDraft;
@@ -15,7 +21,7 @@ interface SummaryStepProps {
 export function SummaryStep({ draft, committeeName, forms }: SummaryStepProps) {
   const byId = new Map(forms.map((form) => [form.id, form]));
   const date = (field: DateField) => {
-    const value = fromLocalInputValue(draft[field]);
+    const value = instantOf(draft, field);
     return value ? formatCallDate(value.toISOString()) : '';
   };
   return (

@@ -53,6 +53,8 @@ export interface CallDraft extends Record<DateField, string> {
   /** Rich text (HTML); empty when the editor is empty. */
   description: string;
   proposalTypes: TypeDraft[];
+  /** The saved call's dates, as exact as the server holds them (see `instantOf`). */
+  savedInstants: Partial<Record<DateField, string>>;
 }
 
 /** A form as the wizard shows and checks it. */
@@ -90,6 +92,7 @@ export function emptyDraft(committee = ''): CallDraft {
     isReviewOpen: false,
     description: '',
     proposalTypes: [newTypeDraft()],
+    savedInstants: {},
   };
 }
 
@@ -113,7 +116,24 @@ export function draftOf(call: CallDetail): CallDraft {
       hasProposals: type.hasProposals,
       hasReviews: type.hasReviews,
     })),
+    savedInstants: {
+      openDateTime: call.commencement,
+      closeDateTime: call.termination,
+      reviewOpenDateTime: call.reviewCommencement,
+      reviewCloseDateTime: call.reviewTermination,
+    },
   };
+}
+
+/**
+ * The instant a date field names. Its input shows whole minutes, but a call saved through
+ * the API may have seconds: while the input still shows the saved minute, the saved
+ * instant stands, so saving a call never moves a deadline the user did not change.
+ */
+export function instantOf(draft: CallDraft, field: DateField): Date | null {
+  const saved = draft.savedInstants[field];
+  if (saved !== undefined && draft[field] === toLocalInputValue(saved)) return new Date(saved);
+  return fromLocalInputValue(draft[field]);
 }
 
 /** The forms a saved call already uses, so their names show even without the catalogue. */
@@ -135,7 +155,7 @@ export function formsOfCall(call: CallDetail | undefined): FormChoice[] {
  */
 export function detailsErrors(draft: CallDraft): FieldErrors {
   const dates = Object.fromEntries(
-    DATE_FIELDS.map((field) => [field, fromLocalInputValue(draft[field])]),
+    DATE_FIELDS.map((field) => [field, instantOf(draft, field)]),
   ) as Record<DateField, Date | null>;
   const errors: FieldErrors = {};
   for (const field of DATE_FIELDS) {
@@ -159,12 +179,19 @@ export function typesErrors(draft: CallDraft, forms: readonly FormChoice[]): Fie
   return proposalTypeErrors(draft.proposalTypes, formTypes);
 }
 
-/** The POST /new_call/ body. */
-export function toCallSave(draft: CallDraft, callId: number | null): CallSave {
-  const iso = (field: DateField) => fromLocalInputValue(draft[field])?.toISOString() ?? '';
+/**
+ * The POST /new_call/ body. An edit names the version of the call it was made on, so
+ * the server refuses it (409) instead of overwriting what another chair saved since.
+ */
+export function toCallSave(
+  draft: CallDraft,
+  saved: Pick<CallDetail, 'id' | 'version'> | null,
+): CallSave {
+  const iso = (field: DateField) => instantOf(draft, field)?.toISOString() ?? '';
   return {
-    new: callId === null,
-    id: callId,
+    new: saved === null,
+    id: saved?.id ?? null,
+    ...(saved ? { version: saved.version } : {}),
     committee: Number(draft.committee),
     name: draft.name.trim(),
     openDateTime: iso('openDateTime'),

@@ -1,0 +1,42 @@
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { FormPreview } from './FormPreview';
+
+const schema = {
+  type: 'object' as const,
+  required: ['title', 'hours'],
+  properties: {
+    title: { type: 'string' as const, title: 'Project title' },
+    hours: { type: 'integer' as const, title: 'Hours' },
+  },
+};
+
+describe('FormPreview', () => {
+  it('words errors for people, and clears each as its answer is given', async () => {
+    const user = userEvent.setup();
+    render(<FormPreview schema={schema} uiSchema={{}} formData={undefined} />);
+    // Nothing is wrong before the first check.
+    expect(screen.queryByText(/is required/)).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(screen.getAllByText('Project title is required.')).not.toHaveLength(0);
+    expect(screen.getAllByText('Hours is required.')).not.toHaveLength(0);
+    expect(screen.queryByText(/must have required property/)).not.toBeInTheDocument();
+
+    fireEvent.change(screen.getByRole('textbox', { name: /^Project title/ }), {
+      target: { value: 'Dark matter survey' },
+    });
+    expect(screen.queryByText('Project title is required.')).not.toBeInTheDocument();
+    // The answer still missing keeps its message.
+    expect(screen.getAllByText('Hours is required.')).not.toHaveLength(0);
+  });
+
+  it('says the answers are valid once they are', async () => {
+    const user = userEvent.setup();
+    render(<FormPreview schema={schema} uiSchema={{}} formData={{ title: 'Survey', hours: 12 }} />);
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('These answers are valid.');
+    expect(within(screen.getByRole('alert')).getByRole('button', { name: 'Close' })).toBeVisible();
+  });
+});
