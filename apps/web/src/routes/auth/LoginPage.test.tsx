@@ -1,9 +1,14 @@
 import { messages } from '@merit/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeAltcha, resetFakeAltcha } from '../../test/fake-altcha';
 import { makeUser } from '../../test/fixtures';
 import { apiCalls, renderApp, sentBody, stubApi } from '../../test/render-app';
+
+vi.mock('../../features/auth/captcha/load-altcha', () => import('../../test/fake-altcha'));
+
+beforeEach(resetFakeAltcha);
 
 async function fillAndSubmit(username: string, password: string) {
   const user = userEvent.setup();
@@ -162,6 +167,58 @@ describe('LoginPage, other ways in', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Too many failed logins. Try again in 15 minutes.',
     );
+  });
+});
+
+describe('LoginPage, after several attempts for one username', () => {
+  const CAPTCHA_REQUIRED = {
+    status: 400,
+    body: {
+      detail: 'Please confirm you are not a robot, then log in again.',
+      code: 'captcha_required',
+    },
+  };
+  const INVALID_CREDENTIALS = {
+    status: 400,
+    body: { detail: messages.invalidCredentials, code: 'invalid_credentials' },
+  };
+
+  it('shows the human check when the server asks for it, and sends a fresh solution with each attempt', async () => {
+    const answers = [CAPTCHA_REQUIRED, INVALID_CREDENTIALS, { body: { key: 'new-key' } }];
+    const fetchStub = stubApi({
+      'POST /auth/login/': () => answers.shift()!,
+      'GET /user_details/': { body: makeUser() },
+    });
+    renderApp('/auth/login?next=%2Fcalls');
+    await screen.findByRole('heading', { name: 'Log in' });
+    expect(screen.queryByText(/confirm that you are not a robot/)).not.toBeInTheDocument();
+
+    const user = await fillAndSubmit('ada', 'correct horse');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Please confirm you are not a robot, then log in again.',
+    );
+    expect(
+      screen.getByText(
+        'After several attempts to log in to this account, Merit asks you to confirm that you are not a robot.',
+      ),
+    ).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(messages.invalidCredentials);
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+
+    expect(await screen.findByRole('heading', { name: 'Call for Proposals' })).toBeInTheDocument();
+    const sent = fetchStub.mock.calls
+      .filter(([url]) => String(url).endsWith('/auth/login/'))
+      .map(([, init]) => JSON.parse(String(init?.body)) as unknown);
+    const credentials = { username: 'ada', password: 'correct horse' };
+    // The server uses up each solution it is sent, so the widget starts over after each.
+    expect(sent).toEqual([
+      credentials,
+      { ...credentials, captcha: 'solution-1' },
+      { ...credentials, captcha: 'solution-2' },
+    ]);
+    expect(fakeAltcha.calls).toEqual(['verify', 'reset', 'verify']);
   });
 });
 

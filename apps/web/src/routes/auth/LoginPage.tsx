@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Link, Stack, Typography } from '@mui/material';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { isApiError } from '../../api/client';
 import { getLastEndReason, setToken } from '../../api/session';
@@ -9,6 +9,7 @@ import { TextInput } from '../../components/form/TextInput';
 import { useServerForm } from '../../components/form/use-server-form';
 import { useNotify } from '../../components/notifications/notification-context';
 import { login } from '../../features/auth/auth.api';
+import { CaptchaWidget, type CaptchaHandle } from '../../features/auth/captcha/CaptchaWidget';
 import { safeNext } from '../../features/auth/safe-next';
 import { useAuthMethods } from '../../features/auth/use-auth-methods';
 
@@ -23,14 +24,27 @@ export default function LoginPage() {
   const [params] = useSearchParams();
   const methods = useAuthMethods();
   const [sessionEnded] = useState(() => getLastEndReason() === 'expired');
+  const captcha = useRef<CaptchaHandle>(null);
+  // Set when the server first asks for a human check (after a few attempts for one
+  // username); it goes on asking until its window ends, so the check stays on screen.
+  const [captchaNeeded, setCaptchaNeeded] = useState(false);
   const form = useServerForm({
     schema: (c) => c.loginRequest,
     initialValues: { username: '', password: '' },
-    labels: { username: 'Username', password: 'Password' },
+    labels: { username: 'Username', password: 'Password', captcha: 'Human check' },
+    // The widget has usually solved its challenge by now; if not, it does so here.
+    prepare: async (values) =>
+      captchaNeeded ? { ...values, captcha: (await captcha.current?.solve()) ?? '' } : values,
     submit: login,
     onSuccess: ({ key }) => {
       setToken(key);
       notify('Logged in.');
+    },
+    onError: (error) => {
+      if (!isApiError(error) || error.status === 0) return;
+      if (error.body.code === 'captcha_required') setCaptchaNeeded(true);
+      // The server may have used up the solution it was sent (it accepts each once).
+      captcha.current?.renew();
     },
   });
   const notVerified = isApiError(form.error) && form.error.body.code === 'email_not_verified';
@@ -65,6 +79,15 @@ export default function LoginPage() {
             required
             maxLength={1000}
           />
+          {captchaNeeded && (
+            <Stack spacing={1}>
+              <Typography variant="body2">
+                After several attempts to log in to this account, Merit asks you to confirm that you
+                are not a robot.
+              </Typography>
+              <CaptchaWidget ref={captcha} />
+            </Stack>
+          )}
           <Button type="submit" variant="contained" size="large" loading={form.isPending}>
             Log in
           </Button>
