@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { FullConfig } from '@playwright/test';
@@ -29,6 +30,14 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     console.log(`e2e: using the server at ${process.env[E2E_ENV.baseUrl]}`);
     return async () => {};
   }
+
+  // Everything the server serves (the web app, the Help PDF), not just the server, as
+  // `npm start` builds it: `npm run test:e2e` may run without `npm test`'s build step.
+  const built = spawnSync(process.execPath, ['scripts/ensure-built.mjs'], {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+  });
+  if (built.status !== 0) throw new Error('Building the app for the journeys failed; see above.');
 
   mkdirSync(dirname(SERVER_LOG), { recursive: true });
   const log = createWriteStream(SERVER_LOG);
