@@ -110,10 +110,10 @@ describe('RegisterPage', () => {
       },
     });
     const { user, location } = await openRegisterPage();
-    expect(document.querySelector('altcha-widget')).toHaveAttribute(
-      'challenge',
-      '/api/v1/auth/captcha/',
-    );
+    // The widget's script loads on its own, after the page: wait for it.
+    await expect
+      .poll(() => document.querySelector('altcha-widget')?.getAttribute('challenge'))
+      .toBe('/api/v1/auth/captcha/');
 
     fillValidForm();
     await user.click(screen.getByRole('button', { name: 'Register' }));
