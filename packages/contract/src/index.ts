@@ -6,3 +6,4 @@ export * from './accounts.js';
 export * from './admin.js';
 export * from './forms.js';
 export * from './calls.js';
+export * from './proposals.js';

@@ -384,8 +384,9 @@ export const extensions = pgTable(
 );
 
 /**
- * Proposals, as far as calls need them: the proposals issue adds their responses,
- * files and locks. stateVal 0 Draft, 1 Submitted (ARCHITECTURE.md "Proposal state").
+ * Proposals (ARCHITECTURE.md "Proposal state"): stateVal 0 Draft, 1 Submitted; Reviewed
+ * is derived when read. The editing lock is a lease on the row: its holder and when it
+ * runs out unless renewed (ARCHITECTURE.md "Lock").
  */
 export const proposals = pgTable(
   'proposals',
@@ -402,14 +403,62 @@ export const proposals = pgTable(
       .references(() => users.id, { onDelete: 'restrict' }),
     name: varchar('name', { length: 100 }).notNull(),
     stateVal: integer('state_val').notNull().default(0),
+    lockHolderId: integer('lock_holder_id').references(() => users.id, { onDelete: 'set null' }),
+    lockExpiresAt: timestamp('lock_expires_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    /** lastModified: every change to the proposal, its answers or its people moves it. */
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
   (t) => [
     index('proposals_call_idx').on(t.callId),
     index('proposals_type_idx').on(t.proposalTypeId),
     index('proposals_author_idx').on(t.authorId),
+    check('proposals_state_check', sql`${t.stateVal} in (0, 1)`),
   ],
+);
+
+/**
+ * A proposal's answers to one form: one row per entry (index 0 for a one-entry form),
+ * saved against that form (a form with saved answers cannot change, spec section 4).
+ */
+export const proposalResponses = pgTable(
+  'proposal_responses',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    proposalId: integer('proposal_id')
+      .notNull()
+      .references(() => proposals.id, { onDelete: 'cascade' }),
+    formId: integer('form_id')
+      .notNull()
+      .references(() => forms.id, { onDelete: 'restrict' }),
+    entryIndex: integer('entry_index').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+    updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('proposal_responses_entry_idx').on(t.proposalId, t.formId, t.entryIndex),
+    index('proposal_responses_form_idx').on(t.formId),
+    check('proposal_responses_index_check', sql`${t.entryIndex} >= 0`),
+  ],
+);
+
+/**
+ * The saves applied, by Save All batch (its random hash), proposal, form and entry: a
+ * retried save finds its row here and changes nothing more (ARCHITECTURE.md "Save hash").
+ */
+export const proposalSaves = pgTable(
+  'proposal_saves',
+  {
+    proposalId: integer('proposal_id')
+      .notNull()
+      .references(() => proposals.id, { onDelete: 'cascade' }),
+    formId: integer('form_id').notNull(),
+    entryIndex: integer('entry_index').notNull(),
+    hash: integer('hash').notNull(),
+    savedAt: timestamp('saved_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.proposalId, t.formId, t.entryIndex, t.hash] })],
 );
 
 export const proposalCollaborators = pgTable(

@@ -1,4 +1,5 @@
 import { callPolicy, committeePolicy, globalPolicy } from '../calls/call.policy.js';
+import { proposalPolicy } from '../proposals/proposal.policy.js';
 import type { CommitteeActor } from './committee.js';
 import type { Decision, Rule } from './policy.js';
 
@@ -10,6 +11,7 @@ export const policies = {
   call: callPolicy,
   committee: committeePolicy,
   global: globalPolicy,
+  proposal: proposalPolicy,
 } as const;
 
 type Policies = typeof policies;

@@ -1,1 +1,2 @@
 export * from './reviewed.js';
+export * from './proposal.policy.js';

@@ -1,0 +1,182 @@
+import { z } from 'zod';
+import { dateTime, entityId, idParam, listQuery, paginated } from './common.js';
+
+const id = entityId;
+const jsonObject = z.record(z.string(), z.unknown());
+
+/** What the caller may do with a proposal, from the domain's proposal policy. */
+export const proposalAbilities = z.object({
+  view: z.boolean(),
+  edit: z.boolean(),
+  submit: z.boolean(),
+  retract: z.boolean(),
+  manageCollaborators: z.boolean(),
+  delete: z.boolean(),
+  /** May take the editing lock: may edit, whoever holds the lock now. */
+  lock: z.boolean(),
+});
+export type ProposalAbilities = z.infer<typeof proposalAbilities>;
+
+export const PROPOSAL_STATES = ['Draft', 'Submitted', 'Reviewed'] as const;
+
+export const collaborator = z.object({ id, name: z.string(), email: z.string() });
+export type Collaborator = z.infer<typeof collaborator>;
+
+/** Who holds a proposal's editing lock: `null` fields when nobody does. */
+export const lockState = z.object({
+  holderId: z.number().int().nullable(),
+  /** The holder's name as people read it. */
+  holder: z.string().nullable(),
+});
+export type LockState = z.infer<typeof lockState>;
+
+/**
+ * A form's saved answers: the data object of a one-entry form, or for a multi-entry
+ * form (types 1 and 5) the entries in index order.
+ */
+export const formResponse = z.union([jsonObject, z.array(jsonObject)]);
+
+/** GET /proposals/{id}/ (spec section 3, Proposal). */
+export const proposalDetail = z
+  .object({
+    id,
+    callId: id,
+    callName: z.string(),
+    proposalName: z.string(),
+    author: z.string(),
+    authorId: id,
+    authorEmail: z.string(),
+    proposalTypeId: id,
+    proposalTypeName: z.string(),
+    state: z.enum(PROPOSAL_STATES),
+    stateVal: z.number().int(),
+    collaboratorIds: z.array(id),
+    collaborators: z.array(collaborator),
+    lockHolder: lockState.nullable(),
+    created: dateTime,
+    lastModified: dateTime,
+    /** Keyed by form id (as a string). */
+    responses: z.record(z.string(), formResponse),
+    abilities: proposalAbilities,
+  })
+  .meta({ id: 'Proposal' });
+export type ProposalDetail = z.infer<typeof proposalDetail>;
+
+export const PROPOSAL_ROLES = ['Author', 'Collaborator'] as const;
+
+/** One row of GET /proposals/: the caller's own proposals, for the dashboard. */
+export const myProposal = z.object({
+  id,
+  callId: id,
+  callName: z.string(),
+  proposalName: z.string(),
+  proposalTypeName: z.string(),
+  state: z.enum(PROPOSAL_STATES),
+  stateVal: z.number().int(),
+  lastModified: dateTime,
+  role: z.enum(PROPOSAL_ROLES),
+});
+export type MyProposal = z.infer<typeof myProposal>;
+export const myProposalList = z.array(myProposal);
+
+/** One row of GET /calls/{callId}/proposals/: the proposals of the call the caller may see. */
+export const callProposal = z.object({
+  id,
+  proposalName: z.string(),
+  proposalTypeId: id,
+  proposalTypeName: z.string(),
+  author: z.string(),
+  authorId: id,
+  state: z.enum(PROPOSAL_STATES),
+  stateVal: z.number().int(),
+  lastModified: dateTime,
+});
+export type CallProposal = z.infer<typeof callProposal>;
+
+export const CALL_PROPOSAL_SORTS = ['name', 'type', 'author', 'state', 'lastModified'] as const;
+/** Spec section 2, Proposal list: sorted by name ascending unless asked otherwise. */
+export const callProposalsQuery = listQuery(CALL_PROPOSAL_SORTS, 'name');
+export const callProposalPage = paginated(callProposal);
+
+/**
+ * POST /update_proposal_name/: with `isNew`, creates a Draft of proposal type `type`
+ * for the caller (201); otherwise renames `proposalId` (200).
+ */
+export const proposalNameSave = z.object({
+  callId: id,
+  isNew: z.boolean(),
+  proposalId: id.nullish(),
+  name: z.string().max(5000),
+  type: id.nullish(),
+});
+export type ProposalNameSave = z.infer<typeof proposalNameSave>;
+
+/** Spec section 9: a save hash is a random integer below 2^31. */
+export const SAVE_HASH_MAX = 2 ** 31 - 1;
+/** The most one form's answers may hold, as JSON. */
+export const RESPONSE_DATA_MAX_BYTES = 1024 * 1024;
+/** The body of a save: the answers and the rest of the payload. */
+export const RESPONSE_SAVE_BODY_LIMIT = RESPONSE_DATA_MAX_BYTES + 64 * 1024;
+/** The most entries a multi-entry form may have. */
+export const MAX_ENTRIES = 200;
+
+/**
+ * POST /proposal_responses/ (spec section 3, Proposal response payload): saves one form,
+ * or one entry (`index`, from 0) of a multi-entry form. `new` with `proposalName` creates
+ * the proposal first. `hash` names one Save All batch: a retry with the same hash,
+ * proposal, form and index changes nothing more. `validate: false` saves a draft that
+ * need not satisfy the form's schema yet.
+ */
+export const proposalResponseSave = z.object({
+  call: id,
+  proposalTypeId: id,
+  proposal: id.nullish(),
+  new: z.boolean(),
+  proposalName: z.string().max(5000).nullish(),
+  hash: z.number().int().min(0).max(SAVE_HASH_MAX),
+  formId: id,
+  index: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_ENTRIES - 1)
+    .default(0),
+  singleSave: z.boolean().default(true),
+  validate: z.boolean().default(true),
+  data: jsonObject,
+});
+export type ProposalResponseSave = z.input<typeof proposalResponseSave>;
+
+export const proposalResponseSaved = z.object({
+  proposalId: id,
+  author: z.string(),
+  authorId: id,
+  formId: id,
+  index: z.number().int(),
+  lastModified: dateTime,
+});
+export type ProposalResponseSaved = z.infer<typeof proposalResponseSaved>;
+
+/** DELETE /delete_multi_form/: one entry of a multi-entry form; the later ones move up. */
+export const multiFormEntryDelete = z.object({
+  callId: id,
+  proposalId: id,
+  formId: id,
+  formIndex: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_ENTRIES - 1),
+});
+
+/** POST /collaborators/: add the person with this collaborator hash (spec section 3). */
+export const collaboratorAdd = z.object({ proposalId: id, hash: z.string().max(100) });
+export const collaboratorRemove = z.object({ proposalId: id, userId: id });
+
+/** POST /proposal_state/: 1 submits a draft, 0 retracts a submitted proposal. */
+export const proposalStateChange = z.object({
+  proposalId: id,
+  state: z.union([z.literal(0), z.literal(1)]),
+});
+
+export const proposalIdParams = z.object({ proposalId: idParam });

@@ -1,0 +1,256 @@
+import { describe, expect, it } from 'vitest';
+import type { CommitteeActor } from '../permissions/committee.js';
+import { decide } from '../permissions/policies.js';
+import { abilitiesOf } from '../permissions/policy.js';
+import {
+  proposalMessages,
+  proposalPolicy,
+  proposalStateName,
+  type ProposalAbilities,
+  type ProposalResource,
+} from './proposal.policy.js';
+
+const t = (iso: string) => new Date(`2026-${iso}Z`);
+const ms = (d: Date, delta: number) => new Date(d.getTime() + delta);
+
+const call = {
+  committeeId: 7,
+  closed: false,
+  commencement: t('03-01T00:00:00'),
+  termination: t('04-01T00:00:00'),
+  reviewCommencement: t('04-15T00:00:00'),
+  reviewTermination: t('05-15T00:00:00'),
+};
+const opens = call.commencement;
+const deadline = call.termination;
+const during = t('03-10T00:00:00');
+/** An extension from the deadline for a week. */
+const extension = { commencement: deadline, termination: t('04-08T00:00:00') };
+
+const role = (committeeId: number, r: 'CHAIR' | 'MEMBER') => ({
+  committeeId,
+  role: r,
+  commencement: t('01-01T00:00:00'),
+  termination: t('12-31T00:00:00'),
+});
+const actors = {
+  author: { id: 1, isAdmin: false, roles: [] },
+  collaborator: { id: 2, isAdmin: false, roles: [] },
+  chair: { id: 3, isAdmin: false, roles: [role(7, 'CHAIR')] },
+  member: { id: 4, isAdmin: false, roles: [role(7, 'MEMBER')] },
+  otherChair: { id: 5, isAdmin: false, roles: [role(8, 'CHAIR')] },
+  outsider: { id: 6, isAdmin: false, roles: [] },
+  admin: { id: 9, isAdmin: true, roles: [] },
+} satisfies Record<string, CommitteeActor>;
+type Who = keyof typeof actors;
+
+const draft: ProposalResource = {
+  call,
+  authorId: 1,
+  collaboratorIds: [2],
+  stateVal: 0,
+  authorExtensions: [],
+  actorExtensions: [],
+  lock: null,
+  hasReviews: false,
+};
+const submitted: ProposalResource = { ...draft, stateVal: 1 };
+
+/** Each action's answer, as `true` or the refusal's kind. */
+const outcome = (
+  who: Who,
+  action: keyof ProposalAbilities,
+  proposal: ProposalResource,
+  now: Date,
+) => {
+  const decision = decide(`proposal.${action}`, actors[who], proposal, now);
+  return decision === true ? true : decision.kind;
+};
+
+describe('who sees a proposal', () => {
+  it.each([
+    ['author', draft, true],
+    ['collaborator', draft, true],
+    ['chair', draft, true],
+    ['admin', draft, true],
+    // Members review submitted proposals; a draft is none of their business.
+    ['member', draft, 'hidden'],
+    ['member', submitted, true],
+    ['otherChair', submitted, 'hidden'],
+    ['outsider', submitted, 'hidden'],
+  ] as const)('%s, stateVal %#', (who, proposal, expected) => {
+    expect(outcome(who, 'view', proposal, during)).toBe(expected);
+  });
+});
+
+describe('editing, at the edges of the windows', () => {
+  const cases: [string, Who, ProposalResource, Date, true | string][] = [
+    ['author, as submission opens', 'author', draft, opens, true],
+    ['author, a moment before it opens', 'author', draft, ms(opens, -1), 'conflict'],
+    ['author, a moment before the deadline', 'author', draft, ms(deadline, -1), true],
+    ['author, at the deadline', 'author', draft, deadline, 'conflict'],
+    [
+      'author with an extension, at the deadline',
+      'author',
+      { ...draft, authorExtensions: [extension], actorExtensions: [extension] },
+      deadline,
+      true,
+    ],
+    [
+      'author with an extension, as it ends',
+      'author',
+      { ...draft, authorExtensions: [extension], actorExtensions: [extension] },
+      extension.termination,
+      'conflict',
+    ],
+    // Both windows must be open: the proposal's (its author's) and the editor's own.
+    [
+      'collaborator, after the deadline, on a proposal whose author has an extension',
+      'collaborator',
+      { ...draft, authorExtensions: [extension] },
+      ms(deadline, 1),
+      'conflict',
+    ],
+    [
+      'collaborator with an extension of their own, the author without one',
+      'collaborator',
+      { ...draft, actorExtensions: [extension] },
+      ms(deadline, 1),
+      'conflict',
+    ],
+    [
+      'collaborator, both with extensions',
+      'collaborator',
+      { ...draft, authorExtensions: [extension], actorExtensions: [extension] },
+      ms(deadline, 1),
+      true,
+    ],
+    ['collaborator, during submission', 'collaborator', draft, during, true],
+    ['collaborator, on a submitted proposal', 'collaborator', submitted, during, 'conflict'],
+    ['author, on a submitted proposal', 'author', submitted, during, 'conflict'],
+    ['chair, who sees but does not edit', 'chair', draft, during, 'forbidden'],
+    ['admin, likewise', 'admin', draft, during, 'forbidden'],
+    ['member, on a submitted proposal', 'member', submitted, during, 'forbidden'],
+    ['outsider', 'outsider', draft, during, 'hidden'],
+    [
+      'author, on a closed call',
+      'author',
+      { ...draft, call: { ...call, closed: true } },
+      during,
+      'conflict',
+    ],
+  ];
+  it.each(cases)('%s -> %s', (_name, who, proposal, now, expected) => {
+    expect(outcome(who, 'edit', proposal, now)).toBe(expected);
+  });
+});
+
+describe('the lock', () => {
+  const held = (holderId: number, expiresAt: Date) => ({
+    ...draft,
+    lock: { holderId, holderName: 'Ada Lovelace', expiresAt },
+  });
+
+  it("refuses edits under someone else's live lock, naming them, with the code 'locked'", () => {
+    expect(decide('proposal.edit', actors.collaborator, held(1, ms(during, 1)), during)).toEqual({
+      kind: 'conflict',
+      code: 'locked',
+      message: proposalMessages.locked('Ada Lovelace'),
+    });
+  });
+
+  it('lets its holder edit, and anyone once the lease has run out', () => {
+    expect(outcome('author', 'edit', held(1, ms(during, 1)), during)).toBe(true);
+    expect(outcome('collaborator', 'edit', held(1, during), during)).toBe(true);
+  });
+
+  it('holds off submit, retract and delete by the author too', () => {
+    const locked = held(2, ms(during, 1));
+    expect(outcome('author', 'submit', locked, during)).toBe('conflict');
+    expect(outcome('author', 'retract', { ...locked, stateVal: 1 }, during)).toBe('conflict');
+    expect(outcome('author', 'delete', locked, during)).toBe('conflict');
+  });
+
+  it('may be taken by whoever may edit, whoever holds it; never by others', () => {
+    const locked = held(1, ms(during, 1));
+    expect(outcome('collaborator', 'lock', locked, during)).toBe(true);
+    expect(outcome('chair', 'lock', locked, during)).toBe('forbidden');
+    expect(outcome('author', 'lock', submitted, during)).toBe('conflict');
+  });
+});
+
+describe('submit, retract, collaborators and delete', () => {
+  it.each([
+    ['author submits a draft', 'author', 'submit', draft, during, true],
+    ['author submits at the deadline', 'author', 'submit', draft, deadline, 'conflict'],
+    [
+      'author with an extension submits at the deadline',
+      'author',
+      'submit',
+      { ...draft, authorExtensions: [extension] },
+      deadline,
+      true,
+    ],
+    ['a collaborator may not submit', 'collaborator', 'submit', draft, during, 'forbidden'],
+    ['nobody submits twice', 'author', 'submit', submitted, during, 'conflict'],
+    ['author retracts', 'author', 'retract', submitted, during, true],
+    ['author retracts after the deadline', 'author', 'retract', submitted, deadline, 'conflict'],
+    ['a draft is not retracted', 'author', 'retract', draft, during, 'conflict'],
+    ['a chair does not retract', 'chair', 'retract', submitted, during, 'forbidden'],
+    ['author manages collaborators', 'author', 'manageCollaborators', submitted, deadline, true],
+    ['a collaborator does not', 'collaborator', 'manageCollaborators', draft, during, 'forbidden'],
+    [
+      'nor does anyone once the call is closed',
+      'author',
+      'manageCollaborators',
+      { ...draft, call: { ...call, closed: true } },
+      during,
+      'conflict',
+    ],
+    ['author deletes a draft', 'author', 'delete', draft, during, true],
+    ['not a submitted one', 'author', 'delete', submitted, during, 'conflict'],
+    [
+      'not one with reviews',
+      'author',
+      'delete',
+      { ...draft, hasReviews: true },
+      during,
+      'conflict',
+    ],
+    ['a collaborator does not delete', 'collaborator', 'delete', draft, during, 'forbidden'],
+  ] as const)('%s -> %s', (_name, who, action, proposal, now, expected) => {
+    expect(outcome(who, action, proposal, now)).toBe(expected);
+  });
+});
+
+describe('abilities and state names', () => {
+  it('sends one answer per action', () => {
+    expect(abilitiesOf(proposalPolicy, actors.author, draft, during)).toEqual({
+      view: true,
+      edit: true,
+      submit: true,
+      retract: false,
+      manageCollaborators: true,
+      delete: true,
+      lock: true,
+    });
+    expect(abilitiesOf(proposalPolicy, actors.chair, submitted, during)).toEqual({
+      view: true,
+      edit: false,
+      submit: false,
+      retract: false,
+      manageCollaborators: false,
+      delete: false,
+      lock: false,
+    });
+  });
+
+  it.each([
+    [0, false, 'Draft'],
+    [0, true, 'Draft'],
+    [1, false, 'Submitted'],
+    [1, true, 'Reviewed'],
+  ] as const)('stateVal %i, reviewed %s -> %s', (stateVal, reviewed, name) => {
+    expect(proposalStateName(stateVal, reviewed)).toBe(name);
+  });
+});

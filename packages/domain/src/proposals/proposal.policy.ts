@@ -1,0 +1,228 @@
+import { submissionOpenFor, type TimeWindow } from '../calls/windows.js';
+import type { CallForPolicy } from '../calls/call.policy.js';
+import {
+  isCommitteeChair,
+  isCommitteeMember,
+  type CommitteeActor,
+} from '../permissions/committee.js';
+import {
+  allOf,
+  conflict,
+  definePolicy,
+  forbidden,
+  hidden,
+  type Decision,
+} from '../permissions/policy.js';
+
+/** The stored states (ARCHITECTURE.md "Proposal state"); Reviewed (2) is derived when read. */
+export const PROPOSAL_STATE = { draft: 0, submitted: 1, reviewed: 2 } as const;
+export type ProposalStateName = 'Draft' | 'Submitted' | 'Reviewed';
+
+/** How long a lock lasts without renewal; the editor renews it every 5 s (spec section 9). */
+export const LOCK_LEASE_MS = 30_000;
+/** How often the editor asks for the lock, and restarts the wait after each save. */
+export const LOCK_POLL_MS = 5_000;
+
+export const proposalMessages = {
+  notFound: 'There is no proposal with this id.',
+  /** Spec section 5 and 8, word for word. */
+  nameMissing: 'Please set a Proposal Name before saving any pages.',
+  /** Spec section 8, word for word. */
+  saveFailed: 'Save failed. There is an error with a form.',
+  /** Spec section 5, word for word. */
+  deleteEntryConfirm: 'Do you really want to delete this entry?',
+  submitted:
+    'This proposal has been submitted, so it cannot be changed. Its author can retract it to edit it again.',
+  authorWindowClosed: 'Submission to this call has closed for this proposal.',
+  actorWindowClosed: 'Submission to this call is not open for you now.',
+  locked: (holder: string) =>
+    `${holder} is editing this proposal now. You can edit it once they have left it.`,
+  authorOnly: 'Only the author of this proposal can do this.',
+  editorsOnly: 'Only the author and the collaborators of this proposal can edit it.',
+  alreadySubmitted: 'This proposal has already been submitted.',
+  alreadyDraft: 'This proposal is a draft already.',
+  hasReviews: 'This proposal has reviews, so it cannot be deleted.',
+  callClosed: 'This call is closed, so its proposals can no longer be changed.',
+  lastEntry: 'The last entry of a form cannot be deleted: change it instead.',
+  invalidForms: 'Some forms are not complete. Fix them, then submit again.',
+  typeNotInCall: 'This proposal type does not belong to this call.',
+  hashUnknown:
+    'No one has this hash. Ask your collaborator for the hash shown on their My Account page.',
+  hashOwn: 'This is your own hash: you are the author of this proposal.',
+  alreadyCollaborator: 'This person is a collaborator on this proposal already.',
+  notCollaborator: 'This person is not a collaborator on this proposal.',
+  formNotInType: 'This form is not one of the forms of this proposal’s type.',
+  notMultiForm: 'This form takes one entry only.',
+  entryGap: (next: number) =>
+    `Save the entries in order: the next entry of this form is number ${next + 1}.`,
+} as const;
+
+/** Who holds a proposal's lock, until when. */
+export interface ProposalLock {
+  holderId: number;
+  holderName: string;
+  expiresAt: Date;
+}
+
+/** A proposal as one actor's rules see it. */
+export interface ProposalResource {
+  call: CallForPolicy;
+  authorId: number;
+  collaboratorIds: readonly number[];
+  /** Stored state: 0 Draft, 1 Submitted. */
+  stateVal: number;
+  /** The author's extension windows on the call: submission is open for the proposal in them. */
+  authorExtensions: readonly TimeWindow[];
+  /** The actor's own extension windows on the call. */
+  actorExtensions: readonly TimeWindow[];
+  lock: ProposalLock | null;
+  hasReviews: boolean;
+}
+
+export const isAuthor = (actor: CommitteeActor, proposal: ProposalResource) =>
+  actor.id === proposal.authorId;
+export const isCollaborator = (actor: CommitteeActor, proposal: ProposalResource) =>
+  proposal.collaboratorIds.includes(actor.id);
+/** The author or a collaborator: the people a proposal belongs to. */
+export const isProposalTeam = (actor: CommitteeActor, proposal: ProposalResource) =>
+  isAuthor(actor, proposal) || isCollaborator(actor, proposal);
+
+/** The lock, when someone other than the actor holds it now (a lease that ran out is free). */
+export function lockedByOther(
+  actor: CommitteeActor,
+  proposal: ProposalResource,
+  now: Date,
+): ProposalLock | null {
+  const { lock } = proposal;
+  if (!lock || lock.holderId === actor.id) return null;
+  return lock.expiresAt.getTime() > now.getTime() ? lock : null;
+}
+
+/** Submission is open for the proposal: the call's window, or its author's extension. */
+export const submissionOpenForProposal = (proposal: ProposalResource, now: Date) =>
+  submissionOpenFor(proposal.call, proposal.authorExtensions, now);
+
+const canSee = (actor: CommitteeActor, proposal: ProposalResource, now: Date): Decision => {
+  if (isProposalTeam(actor, proposal)) return true;
+  // Chairs of the call's committee (and admins) see every proposal of their calls.
+  if (isCommitteeChair(actor, proposal.call.committeeId, now)) return true;
+  // Members see submitted proposals of their committee's calls, to review them.
+  if (
+    proposal.stateVal >= PROPOSAL_STATE.submitted &&
+    isCommitteeMember(actor, proposal.call.committeeId, now)
+  )
+    return true;
+  return hidden(proposalMessages.notFound);
+};
+
+const notLocked = (actor: CommitteeActor, proposal: ProposalResource, now: Date): Decision => {
+  const holder = lockedByOther(actor, proposal, now);
+  return holder ? conflict(proposalMessages.locked(holder.holderName), 'locked') : true;
+};
+
+const openForAuthor = (proposal: ProposalResource, now: Date): Decision =>
+  submissionOpenForProposal(proposal, now)
+    ? true
+    : conflict(
+        proposal.call.closed ? proposalMessages.callClosed : proposalMessages.authorWindowClosed,
+      );
+
+const author = (actor: CommitteeActor, proposal: ProposalResource): Decision =>
+  isAuthor(actor, proposal) ? true : forbidden(proposalMessages.authorOnly);
+
+/**
+ * The actions on a proposal (spec sections 4 and 6) and who may take them. A refusal
+ * says how the server answers: 404 for someone who may not see the proposal, 403 for
+ * one who sees it but may not act, 409 when its state or lock forbids it now.
+ */
+export const proposalPolicy = definePolicy<ProposalResource>()({
+  /** Its author and collaborators; chairs of the call's committee; members once submitted. */
+  view: canSee,
+  /**
+   * Editing in general (spec section 6): the author or a collaborator, a draft, not
+   * locked by someone else, and submission open for both the proposal (its author's
+   * window) and the person editing (theirs).
+   */
+  edit: (actor, proposal, now) =>
+    allOf(
+      () => canSee(actor, proposal, now),
+      () => (isProposalTeam(actor, proposal) ? true : forbidden(proposalMessages.editorsOnly)),
+      () =>
+        proposal.stateVal === PROPOSAL_STATE.draft ? true : conflict(proposalMessages.submitted),
+      () => openForAuthor(proposal, now),
+      () =>
+        submissionOpenFor(proposal.call, proposal.actorExtensions, now)
+          ? true
+          : conflict(proposalMessages.actorWindowClosed),
+      () => notLocked(actor, proposal, now),
+    ),
+  /** The author, on a draft, while submission is open for it, and not locked by someone else. */
+  submit: (actor, proposal, now) =>
+    allOf(
+      () => canSee(actor, proposal, now),
+      () => author(actor, proposal),
+      () =>
+        proposal.stateVal === PROPOSAL_STATE.draft
+          ? true
+          : conflict(proposalMessages.alreadySubmitted),
+      () => openForAuthor(proposal, now),
+      () => notLocked(actor, proposal, now),
+    ),
+  /** The author, on a submitted proposal, while submission is still open for it. */
+  retract: (actor, proposal, now) =>
+    allOf(
+      () => canSee(actor, proposal, now),
+      () => author(actor, proposal),
+      () =>
+        proposal.stateVal >= PROPOSAL_STATE.submitted
+          ? true
+          : conflict(proposalMessages.alreadyDraft),
+      () => openForAuthor(proposal, now),
+      () => notLocked(actor, proposal, now),
+    ),
+  /** The author adds and removes collaborators until the call is closed. */
+  manageCollaborators: (actor, proposal, now) =>
+    allOf(
+      () => canSee(actor, proposal, now),
+      () => author(actor, proposal),
+      () => (proposal.call.closed ? conflict(proposalMessages.callClosed) : true),
+    ),
+  /** The author deletes a draft that has no reviews, while it is theirs to edit. */
+  delete: (actor, proposal, now) =>
+    allOf(
+      () => canSee(actor, proposal, now),
+      () => author(actor, proposal),
+      () =>
+        proposal.stateVal === PROPOSAL_STATE.draft ? true : conflict(proposalMessages.submitted),
+      () => (proposal.hasReviews ? conflict(proposalMessages.hasReviews) : true),
+      () => (proposal.call.closed ? conflict(proposalMessages.callClosed) : true),
+      () => notLocked(actor, proposal, now),
+    ),
+  /**
+   * Taking the editing lock: whoever may edit but for the lock itself. Anyone else who
+   * sees the proposal is told who holds it, and never takes it.
+   */
+  lock: (actor, proposal, now) =>
+    allOf(
+      () => canSee(actor, proposal, now),
+      () => (isProposalTeam(actor, proposal) ? true : forbidden(proposalMessages.editorsOnly)),
+      () =>
+        proposal.stateVal === PROPOSAL_STATE.draft ? true : conflict(proposalMessages.submitted),
+      () => openForAuthor(proposal, now),
+      () =>
+        submissionOpenFor(proposal.call, proposal.actorExtensions, now)
+          ? true
+          : conflict(proposalMessages.actorWindowClosed),
+    ),
+});
+
+export type ProposalAbilities = { [A in keyof typeof proposalPolicy]: boolean };
+
+/**
+ * The state a person sees: Draft, Submitted, or, for those who may see reviews, Reviewed
+ * (ARCHITECTURE.md "Reviewed": derived when read).
+ */
+export function proposalStateName(stateVal: number, reviewed: boolean): ProposalStateName {
+  if (stateVal < PROPOSAL_STATE.submitted) return 'Draft';
+  return reviewed ? 'Reviewed' : 'Submitted';
+}
