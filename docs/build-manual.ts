@@ -3,10 +3,11 @@
  * Run with `npm run build -w @merit/docs`.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { markdownToPdf } from './src/markdown-to-pdf.js';
+import { readManual } from './src/read-manual.js';
 import { renderPdf } from './src/render-pdf.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -39,9 +40,9 @@ async function manualDate(file: string): Promise<Date> {
 }
 
 const started = performance.now();
-const markdown = await readFile(source, 'utf8');
+const { markdown, images } = await readManual(source);
 const date = await manualDate(source);
-const pdf = await renderPdf(markdownToPdf(markdown, { date }));
+const pdf = await renderPdf(markdownToPdf(markdown, { date, images }));
 await mkdir(dirname(target), { recursive: true });
 await writeFile(target, pdf);
 const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -1,6 +1,7 @@
 import type { Content, ContentTable, ContentText, DynamicContent } from 'pdfmake/interfaces';
 import { describe, expect, it } from 'vitest';
 import {
+  imagePaths,
   markdownToPdf,
   slugify,
   type Block,
@@ -292,5 +293,39 @@ describe('code blocks, quotes and rules', () => {
 
   it('prints nothing for HTML comments', () => {
     expect(body('<!-- a note for writers -->\n\nVisible.\n').map(joined)).toEqual(['Visible.']);
+  });
+});
+
+describe('pictures', () => {
+  // A 1x1 PNG: any real picture would do.
+  const png =
+    'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+  const withPicture = '## Chapter\n\n![The editor with two tabs](images/editor.png)\n';
+
+  it('lists the pictures a manual shows, each once', () => {
+    expect(
+      imagePaths(`${withPicture}\n![Again](images/editor.png)\n\n![Other](images/list.png)\n`),
+    ).toEqual(['images/editor.png', 'images/list.png']);
+  });
+
+  it('draws a picture on a line of its own, framed, with its description as the caption', () => {
+    const doc = markdownToPdf(withPicture, { date, images: { 'images/editor.png': png } });
+    const content = doc.content as Block[];
+    const figure = content.at(-1) as { stack: Content[]; unbreakable: boolean };
+    expect(figure.unbreakable).toBe(true);
+    const frame = figure.stack[0] as ContentTable;
+    expect((frame.table.body[0]![0] as { image: string }).image).toBe(png);
+    expect(figure.stack[1]).toMatchObject({ text: 'The editor with two tabs', style: 'caption' });
+  });
+
+  it('refuses a picture it was not given, rather than leave a hole', () => {
+    expect(() => markdownToPdf(withPicture, { date })).toThrow(
+      'The manual shows images/editor.png, but no such picture was given.',
+    );
+  });
+
+  it('keeps the description of a picture inside a line of text', () => {
+    const node = only('Click ![the gear](images/gear.png) to open it.\n');
+    expect(joined(node)).toBe('Click [the gear] to open it.');
   });
 });

@@ -27,6 +27,20 @@ import type {
 export interface ManualOptions {
   /** Shown on the title page and stored as the PDF's creation date. */
   date: Date;
+  /**
+   * The pictures the manual shows, by the path its markdown gives (`images/editor.png`),
+   * as data URLs; the caller reads the files, so this stays a pure function.
+   */
+  images?: Readonly<Record<string, string>>;
+}
+
+/** The image paths a manual's markdown refers to, in order, each once. */
+export function imagePaths(markdown: string): string[] {
+  const paths = new Set<string>();
+  walkTokens(new Lexer({ gfm: true }).lex(markdown), (token) => {
+    if (token.type === 'image') paths.add((token as Tokens.Image).href);
+  });
+  return [...paths];
 }
 
 /**
@@ -90,6 +104,7 @@ export const styles: StyleDictionary = {
   h3: { fontSize: 13.5, bold: true, color: colors.text, margin: [0, 10, 0, 6] },
   h4: { fontSize: 11, bold: true, color: colors.text, margin: [0, 8, 0, 4] },
   paragraph: { margin: [0, 0, 0, 8] },
+  caption: { fontSize: 9, italics: true, color: colors.muted, margin: [0, 4, 0, 0] },
   list: { margin: [0, 0, 0, 8] },
   listItem: { margin: [0, 0, 0, 2] },
   looseListItem: { margin: [0, 0, 0, 6] },
@@ -247,7 +262,7 @@ function convertInline(tokens: readonly Token[], style: InlineStyle = {}): Conte
         break;
       }
       case 'image': {
-        // The manual ships no images yet; keep the alternative text so nothing is lost.
+        // A picture inside a line of text cannot be drawn there: keep its description.
         const image = token as Tokens.Image;
         out.push(leaf(`[${image.text}]`, { ...style, italics: true }));
         break;
@@ -264,7 +279,41 @@ function convertInline(tokens: readonly Token[], style: InlineStyle = {}): Conte
   return out;
 }
 
+/**
+ * A picture on a line of its own: the screenshot at the width of the text, framed, with
+ * its description below as the caption (and as the text where the picture is missing).
+ */
+function figure(converter: Converter, image: Tokens.Image): Block {
+  const data = converter.images[image.href];
+  const caption: ContentText = { text: image.text, style: 'caption' };
+  if (!data) throw new Error(`The manual shows ${image.href}, but no such picture was given.`);
+  return {
+    stack: [
+      {
+        table: { widths: ['*'], body: [[{ image: data, fit: [CONTENT_WIDTH - 2, 420] }]] },
+        layout: figureLayout,
+      },
+      caption,
+    ],
+    margin: [0, 6, 0, 12],
+    unbreakable: true,
+  };
+}
+
+const figureLayout: CustomTableLayout = {
+  hLineWidth: () => 0.75,
+  vLineWidth: () => 0.75,
+  hLineColor: () => colors.rule,
+  vLineColor: () => colors.rule,
+  paddingLeft: () => 0,
+  paddingRight: () => 0,
+  paddingTop: () => 0,
+  paddingBottom: () => 0,
+};
+
 interface Converter {
+  /** The pictures the manual may show, by path (ManualOptions.images). */
+  images: Readonly<Record<string, string>>;
   /** Ids already used, so that two headings with the same text get distinct anchors. */
   ids: Set<string>;
   /** The id of the latest heading at each level, for nesting the bookmarks. */
@@ -415,8 +464,12 @@ function convertBlock(converter: Converter, token: Token): Block[] {
   switch (token.type) {
     case 'heading':
       return [convertHeading(converter, token as Tokens.Heading)];
-    case 'paragraph':
-      return [{ text: convertInline((token as Tokens.Paragraph).tokens), style: 'paragraph' }];
+    case 'paragraph': {
+      const inline = (token as Tokens.Paragraph).tokens;
+      const only = inline.length === 1 && inline[0]!.type === 'image' ? inline[0] : undefined;
+      if (only) return [figure(converter, only as Tokens.Image)];
+      return [{ text: convertInline(inline), style: 'paragraph' }];
+    }
     case 'text': {
       const text = token as Tokens.Text;
       return [{ text: convertInline(text.tokens ?? [text]), style: 'paragraph' }];
@@ -499,6 +552,7 @@ export function markdownToPdf(markdown: string, options: ManualOptions): ManualD
   const bodyTokens = firstChapter === -1 ? rest : rest.slice(firstChapter);
 
   const converter: Converter = {
+    images: options.images ?? {},
     ids: new Set(),
     latest: new Map(),
     hasParts: bodyTokens.some((t) => t.type === 'heading' && (t as Tokens.Heading).depth === 1),

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { markdownToPdf } from './markdown-to-pdf.js';
+import { readManual } from './read-manual.js';
 import { renderPdf } from './render-pdf.js';
 
 const manualPath = fileURLToPath(new URL('../manual.md', import.meta.url));
@@ -17,8 +17,9 @@ describe('the real manual', () => {
   let pdf: Buffer;
 
   beforeAll(async () => {
-    markdown = await readFile(manualPath, 'utf8');
-    pdf = await renderPdf(markdownToPdf(markdown, { date }));
+    const manual = await readManual(manualPath);
+    markdown = manual.markdown;
+    pdf = await renderPdf(markdownToPdf(markdown, { date, images: manual.images }));
   }, 30_000);
 
   it('is a PDF titled "Merit user manual"', () => {
@@ -69,5 +70,17 @@ describe('renderPdf', () => {
   it('refuses to read local files other than its fonts', async () => {
     const local = { ...base, content: [{ image: '/etc/passwd' }] };
     await expect(renderPdf(local)).rejects.toThrow(/denied/);
+  });
+});
+
+describe('a manual with a picture', () => {
+  it('embeds the picture in the PDF', async () => {
+    const png =
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+    const markdown = '# Manual\n\n## Chapter\n\n![A screenshot](images/shot.png)\n';
+    const pdf = await renderPdf(
+      markdownToPdf(markdown, { date, images: { 'images/shot.png': png } }),
+    );
+    expect(pdf.toString('latin1')).toMatch(/\/Subtype \/Image/);
   });
 });
