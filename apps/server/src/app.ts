@@ -23,7 +23,8 @@ import { createJobRunner } from './lib/jobs.js';
 import { registerUnitOfWork } from './lib/work.js';
 import { registerWeb } from './plugins/web.js';
 import { createCaptcha } from './plugins/captcha.js';
-import { createMailer } from './plugins/mail.js';
+import { createMailer, type Mail } from './plugins/mail.js';
+import { SEND_MAIL_JOB } from './lib/mail-job.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { oidcRoutes } from './modules/oidc/oidc.routes.js';
 import { callsRoutes } from './modules/calls/calls.routes.js';
@@ -32,6 +33,7 @@ import { rolesRoutes } from './modules/roles/roles.routes.js';
 import { committeesRoutes } from './modules/committees/committees.routes.js';
 import { formNamesRoutes } from './modules/forms/form-names.routes.js';
 import { formsRoutes } from './modules/forms/forms.routes.js';
+import { proposalsRoutes } from './modules/proposals/proposals.routes.js';
 import type { App, RegisteredRoute } from './types.js';
 
 export type { App } from './types.js';
@@ -109,6 +111,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       pollMs: options.jobPollMs ?? 5_000,
     });
     app.decorate('jobs', jobs);
+    jobs.handle<Mail>(SEND_MAIL_JOB, (mail) => mailer.send(mail));
     // Before the database closes (onClose), let the pass under way finish.
     app.addHook('preClose', () => jobs.stop());
     registerUnitOfWork(app);
@@ -178,6 +181,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         await api.register(committeesRoutes);
         await api.register(formNamesRoutes);
         await api.register(formsRoutes);
+        await api.register(proposalsRoutes);
       },
       { prefix: '/api/v1' },
     );

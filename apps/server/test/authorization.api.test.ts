@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../src/db/schema.js';
+import { proposalCollaborators, users } from '../src/db/schema.js';
 import { issueToken } from '../src/modules/auth/tokens.js';
 import { addExtension, saveCall } from '../src/modules/calls/calls.service.js';
 import { createUser } from '../src/modules/users/users.service.js';
 import { makeForm, makeFormName, simpleSchema } from './admin-fixtures.js';
-import { callPayload, makeCallForms, type CallForms } from './call-fixtures.js';
+import { callPayload, makeCallForms, makeProposal, type CallForms } from './call-fixtures.js';
 import { createTestApp, giveRole, makeCommittee, type TestContext } from './helpers.js';
+import { proposalTypeOf } from './proposal-fixtures.js';
 
 /**
  * Every API route and the status each kind of caller gets from it, with a request that
@@ -86,6 +87,15 @@ const chairsOnly = (status: number): Expected => ({
 /** Chairs of any committee. */
 const anyChair = (status: number): Expected => ({ ...chairsOnly(status), otherChair: status });
 const adminOnly = (status: number): Expected => ({ ...loggedIn(403), admin: status });
+/**
+ * A proposal none of the callers wrote: only the chairs of its call's committee (and
+ * admins) see it; everyone else is told it does not exist.
+ */
+const seenByChairs = (status: number): Expected => ({
+  ...loggedIn(404),
+  chair: status,
+  admin: status,
+});
 
 const unique = () => randomBytes(4).toString('hex');
 const DAY = 24 * 60 * 60 * 1000;
@@ -128,6 +138,17 @@ const newCall = (w: World, daysAgo = 0) =>
       callPayload(w.committeeId, w.forms, new Date(w.ctx.clock.now().getTime() - daysAgo * DAY)),
     ),
   );
+
+/** A proposal of a fresh author in the shared call, a Draft unless told. */
+async function newProposal(w: World, stateVal = 0) {
+  const author = await newUser(w);
+  return makeProposal(w.ctx.app, {
+    callId: w.call,
+    proposalTypeId: await proposalTypeOf(w.ctx.app, w.call),
+    authorId: author.id,
+    stateVal,
+  });
+}
 
 const table: Row[] = [
   { route: 'GET /api/v1/health', expect: everyone(200) },
@@ -411,6 +432,136 @@ const table: Row[] = [
     route: 'POST /api/v1/close_call/',
     request: async (w) => ({ payload: { callId: await newCall(w, 60) } }),
     expect: chairsOnly(200),
+  },
+  // Proposals. The callers are never the author or a collaborator of the proposal a cell
+  // acts on (proposals.api.test.ts covers those): they see it as chairs, or not at all.
+  { route: 'GET /api/v1/proposals/', expect: loggedIn(200) },
+  {
+    route: 'GET /api/v1/calls/:callId/proposals/',
+    request: (w) => ({ params: { callId: w.call } }),
+    expect: loggedIn(200),
+  },
+  {
+    route: 'GET /api/v1/proposals/:id/',
+    note: 'a draft',
+    request: async (w) => ({ params: { id: (await newProposal(w)).id } }),
+    expect: seenByChairs(200),
+  },
+  {
+    // Members see submitted proposals of their committee's calls, to review them.
+    route: 'GET /api/v1/proposals/:id/',
+    note: 'submitted',
+    request: async (w) => ({ params: { id: (await newProposal(w, 1)).id } }),
+    expect: { ...seenByChairs(200), member: 200 },
+  },
+  {
+    route: 'DELETE /api/v1/proposals/:id/',
+    request: async (w) => ({ params: { id: (await newProposal(w)).id } }),
+    expect: seenByChairs(403),
+  },
+  {
+    // Submission to the call is open: anyone may start a proposal.
+    route: 'POST /api/v1/update_proposal_name/',
+    note: 'create',
+    request: async (w) => ({
+      payload: {
+        callId: w.call,
+        isNew: true,
+        name: 'A proposal',
+        type: await proposalTypeOf(w.ctx.app, w.call),
+      },
+    }),
+    expect: loggedIn(201),
+  },
+  {
+    route: 'POST /api/v1/update_proposal_name/',
+    note: 'rename',
+    request: async (w) => ({
+      payload: { callId: w.call, isNew: false, proposalId: (await newProposal(w)).id, name: 'B' },
+    }),
+    expect: seenByChairs(403),
+  },
+  {
+    route: 'POST /api/v1/proposal_responses/',
+    note: 'new: true creates the proposal',
+    request: async (w) => ({
+      payload: {
+        call: w.call,
+        proposalTypeId: await proposalTypeOf(w.ctx.app, w.call),
+        new: true,
+        proposalName: 'A proposal',
+        hash: 1,
+        formId: w.forms.proposal,
+        data: { title: 'Answers' },
+      },
+    }),
+    expect: loggedIn(201),
+  },
+  {
+    route: 'POST /api/v1/proposal_responses/',
+    note: 'an existing proposal',
+    request: async (w) => {
+      const proposal = await newProposal(w);
+      return {
+        payload: {
+          call: w.call,
+          proposalTypeId: proposal.proposalTypeId,
+          proposal: proposal.id,
+          new: false,
+          hash: 1,
+          formId: w.forms.proposal,
+          data: { title: 'Answers' },
+        },
+      };
+    },
+    expect: seenByChairs(403),
+  },
+  {
+    route: 'DELETE /api/v1/delete_multi_form/',
+    request: async (w) => ({
+      payload: {
+        callId: w.call,
+        proposalId: (await newProposal(w)).id,
+        formId: w.forms.proposalMulti,
+        formIndex: 0,
+      },
+    }),
+    expect: seenByChairs(403),
+  },
+  {
+    route: 'POST /api/v1/collaborators/',
+    request: async (w) => ({
+      payload: { proposalId: (await newProposal(w)).id, hash: (await newUser(w)).hash },
+    }),
+    expect: seenByChairs(403),
+  },
+  {
+    route: 'DELETE /api/v1/collaborators/',
+    request: async (w) => {
+      const proposal = await newProposal(w);
+      const collaborator = await newUser(w);
+      await w.ctx.app.db
+        .insert(proposalCollaborators)
+        .values({ proposalId: proposal.id, userId: collaborator.id });
+      return { payload: { proposalId: proposal.id, userId: collaborator.id } };
+    },
+    expect: seenByChairs(403),
+  },
+  {
+    route: 'POST /api/v1/proposal_state/',
+    request: async (w) => ({ payload: { proposalId: (await newProposal(w)).id, state: 1 } }),
+    expect: seenByChairs(403),
+  },
+  {
+    // Those who see it but may not edit are told who holds the lock, and never take it.
+    route: 'GET /api/v1/lock/:proposalId/',
+    request: async (w) => ({ params: { proposalId: (await newProposal(w)).id } }),
+    expect: seenByChairs(200),
+  },
+  {
+    route: 'DELETE /api/v1/lock/:proposalId/',
+    request: async (w) => ({ params: { proposalId: (await newProposal(w)).id } }),
+    expect: seenByChairs(204),
   },
 ];
 

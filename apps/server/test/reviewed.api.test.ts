@@ -41,7 +41,7 @@ describe('Reviewed, in SQL and in the domain', () => {
     type Who = keyof typeof people;
     const cases: { stateVal: number; reviewed: Who[]; assigned: Who[] }[] = [];
     const subsets: Who[][] = [[], ['a'], ['b'], ['a', 'b'], ['a', 'b', 'c']];
-    for (const stateVal of [0, 1, 2])
+    for (const stateVal of [0, 1])
       for (const reviewed of subsets)
         for (const assigned of subsets) cases.push({ stateVal, reviewed, assigned });
 

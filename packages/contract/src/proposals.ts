@@ -19,6 +19,14 @@ export type ProposalAbilities = z.infer<typeof proposalAbilities>;
 
 export const PROPOSAL_STATES = ['Draft', 'Submitted', 'Reviewed'] as const;
 
+/** The `code` of the refusals particular to proposals, beside the common `errorCodes`. */
+export const proposalErrorCodes = {
+  /** 409: someone else holds the editing lock; `detail` names them. */
+  locked: 'locked',
+  /** 400 from a submit: `fields` maps each form id to what must be fixed in that form. */
+  invalidForms: 'invalid_forms',
+} as const;
+
 export const collaborator = z.object({ id, name: z.string(), email: z.string() });
 export type Collaborator = z.infer<typeof collaborator>;
 
@@ -168,15 +176,19 @@ export const multiFormEntryDelete = z.object({
     .min(0)
     .max(MAX_ENTRIES - 1),
 });
+export type MultiFormEntryDelete = z.infer<typeof multiFormEntryDelete>;
 
 /** POST /collaborators/: add the person with this collaborator hash (spec section 3). */
 export const collaboratorAdd = z.object({ proposalId: id, hash: z.string().max(100) });
 export const collaboratorRemove = z.object({ proposalId: id, userId: id });
+export type CollaboratorAdd = z.infer<typeof collaboratorAdd>;
+export type CollaboratorRemove = z.infer<typeof collaboratorRemove>;
 
 /** POST /proposal_state/: 1 submits a draft, 0 retracts a submitted proposal. */
 export const proposalStateChange = z.object({
   proposalId: id,
   state: z.union([z.literal(0), z.literal(1)]),
 });
+export type ProposalStateChange = z.infer<typeof proposalStateChange>;
 
 export const proposalIdParams = z.object({ proposalId: idParam });

@@ -1,3 +1,4 @@
+import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
 import { auditLog } from '../db/schema.js';
 
@@ -23,7 +24,17 @@ export type AuditAction =
   | 'call.update'
   | 'call.close'
   | 'extension.create'
-  | 'extension.delete';
+  | 'extension.delete'
+  | 'proposal.create'
+  | 'proposal.rename'
+  /** One Save All batch (one save hash): the forms it saved, however many requests it took. */
+  | 'proposal.save'
+  | 'proposal.delete_entry'
+  | 'proposal.add_collaborator'
+  | 'proposal.remove_collaborator'
+  | 'proposal.submit'
+  | 'proposal.retract'
+  | 'proposal.delete';
 
 /** A value longer than this, as JSON, is kept as its start and its length. */
 export const AUDIT_VALUE_CAP = 1000;
@@ -88,4 +99,36 @@ export async function writeAudit(
     entityId: entry.entityId,
     changes: changesBetween(entry.before, entry.after),
   });
+}
+
+/**
+ * Adds `item` to the list `field` of the audit row that `action` wrote for one batch of
+ * changes, the row whose field `key` is `value` (a Save All batch is known by its save
+ * hash), unless the list holds it already. False when the batch has no row yet: write
+ * it then. The caller holds the entity's row lock, so two parts of one batch cannot both
+ * find no row and write two.
+ */
+export async function addToAuditBatch(
+  tx: Tx,
+  target: { action: AuditAction; entityId: number; key: string; value: number },
+  field: string,
+  item: number,
+): Promise<boolean> {
+  const list = sql`${auditLog.changes} -> ${field}::text -> 'after'`;
+  const rows = await tx
+    .update(auditLog)
+    .set({
+      changes: sql`case when ${list} @> to_jsonb(${item}::int) then ${auditLog.changes}
+        else jsonb_set(${auditLog.changes}, array[${field}::text, 'after'], ${list} || to_jsonb(${item}::int)) end`,
+    })
+    .where(
+      and(
+        eq(auditLog.entityType, target.action.slice(0, target.action.indexOf('.'))),
+        eq(auditLog.entityId, target.entityId),
+        eq(auditLog.action, target.action),
+        sql`${auditLog.changes} -> ${target.key}::text -> 'after' = to_jsonb(${target.value}::int)`,
+      ),
+    )
+    .returning({ id: auditLog.id });
+  return rows.length > 0;
 }

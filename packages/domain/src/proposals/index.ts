@@ -1,2 +1,4 @@
 export * from './reviewed.js';
 export * from './proposal.policy.js';
+export * from './proposal-list.js';
+export * from './answer-messages.js';

@@ -55,6 +55,15 @@ export const proposalMessages = {
   notMultiForm: 'This form takes one entry only.',
   entryGap: (next: number) =>
     `Save the entries in order: the next entry of this form is number ${next + 1}.`,
+  entryNotFound: 'This form has no entry with that number. Reload the proposal to see its entries.',
+  dataTooLarge: (maxBytes: number) =>
+    `These answers take more than ${maxBytes / (1024 * 1024)} MB. Shorten the longest answers, then save again.`,
+  proposalMissing: 'Say which proposal to change, or send new: true to create one.',
+  typeMissing: 'Choose a proposal type.',
+  otherCall: 'This proposal belongs to another call.',
+  otherType: 'This proposal is of another proposal type.',
+  /** One entry's problem, for a form with several entries. */
+  entryProblem: (index: number, message: string) => `Entry ${index + 1}: ${message}`,
 } as const;
 
 /** Who holds a proposal's lock, until when. */
@@ -79,23 +88,31 @@ export interface ProposalResource {
   hasReviews: boolean;
 }
 
-export const isAuthor = (actor: CommitteeActor, proposal: ProposalResource) =>
+/** Who a proposal belongs to. */
+type ProposalPeople = Pick<ProposalResource, 'authorId' | 'collaboratorIds'>;
+
+export const isAuthor = (actor: CommitteeActor, proposal: ProposalPeople) =>
   actor.id === proposal.authorId;
-export const isCollaborator = (actor: CommitteeActor, proposal: ProposalResource) =>
+export const isCollaborator = (actor: CommitteeActor, proposal: ProposalPeople) =>
   proposal.collaboratorIds.includes(actor.id);
 /** The author or a collaborator: the people a proposal belongs to. */
-export const isProposalTeam = (actor: CommitteeActor, proposal: ProposalResource) =>
+export const isProposalTeam = (actor: CommitteeActor, proposal: ProposalPeople) =>
   isAuthor(actor, proposal) || isCollaborator(actor, proposal);
 
-/** The lock, when someone other than the actor holds it now (a lease that ran out is free). */
+/** The lock while its lease runs, whoever holds it: a lease that ran out is free. */
+export function liveLock(proposal: Pick<ProposalResource, 'lock'>, now: Date): ProposalLock | null {
+  const { lock } = proposal;
+  return lock && lock.expiresAt.getTime() > now.getTime() ? lock : null;
+}
+
+/** The lock, when someone other than the actor holds it now. */
 export function lockedByOther(
   actor: CommitteeActor,
   proposal: ProposalResource,
   now: Date,
 ): ProposalLock | null {
-  const { lock } = proposal;
-  if (!lock || lock.holderId === actor.id) return null;
-  return lock.expiresAt.getTime() > now.getTime() ? lock : null;
+  const lock = liveLock(proposal, now);
+  return lock && lock.holderId !== actor.id ? lock : null;
 }
 
 /** Submission is open for the proposal: the call's window, or its author's extension. */

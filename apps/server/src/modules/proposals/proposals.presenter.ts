@@ -1,0 +1,112 @@
+import type { CallProposal, LockState, MyProposal, ProposalDetail } from '@merit/contract';
+import {
+  abilitiesOf,
+  isMultiForm,
+  liveLock,
+  PROPOSAL_STATE,
+  proposalPolicy,
+  proposalStateName,
+  seesReviewProgress,
+  type CommitteeActor,
+  type ProposalStateName,
+} from '@merit/domain';
+import type { CallProposalRow, LoadedProposal, SavedEntry, TypeForm } from './proposals.queries.js';
+
+/**
+ * The state a caller is told: Reviewed (stateVal 2) only to those who may know it, who
+ * have decided that already (`reviewed` is false for everyone else).
+ */
+function stateOf(stateVal: number, reviewed: boolean) {
+  const state: ProposalStateName = proposalStateName(stateVal, reviewed);
+  return { state, stateVal: state === 'Reviewed' ? PROPOSAL_STATE.reviewed : stateVal };
+}
+
+/**
+ * Each form's answers keyed by form id: the data of a one-entry form, or the entries of
+ * a multi-entry form in index order (an empty list when it has none yet). Forms nobody
+ * has answered are left out.
+ */
+function presentResponses(forms: readonly TypeForm[], entries: readonly SavedEntry[]) {
+  const responses: ProposalDetail['responses'] = {};
+  for (const form of forms) {
+    const mine = entries.filter((e) => e.formId === form.id).map((e) => e.data);
+    if (isMultiForm(form.type)) responses[String(form.id)] = mine;
+    else if (mine[0]) responses[String(form.id)] = mine[0];
+  }
+  return responses;
+}
+
+/** Who holds the lock now, as the API sends it: null fields when nobody does. */
+export const presentLock = (holder: { holderId: number; holder: string } | undefined): LockState =>
+  holder ?? { holderId: null, holder: null };
+
+/**
+ * GET /proposals/{id}/ for one caller. Nothing of the proposal's reviews is here: those
+ * come per caller with the reviews issue, decided by `proposalPolicy` (never to the
+ * proposal's own author and collaborators, ARCHITECTURE.md "Visibility").
+ */
+export function presentProposal(
+  loaded: LoadedProposal,
+  forms: readonly TypeForm[],
+  entries: readonly SavedEntry[],
+  actor: CommitteeActor,
+  now: Date,
+): ProposalDetail {
+  const { proposal, resource } = loaded;
+  const lock = liveLock(resource, now);
+  return {
+    id: proposal.id,
+    callId: proposal.callId,
+    callName: loaded.call.name,
+    proposalName: proposal.name,
+    author: loaded.author.name,
+    authorId: loaded.author.id,
+    authorEmail: loaded.author.email,
+    proposalTypeId: proposal.proposalTypeId,
+    proposalTypeName: loaded.typeName,
+    ...stateOf(proposal.stateVal, loaded.reviewed && seesReviewProgress(actor, resource, now)),
+    collaboratorIds: loaded.collaborators.map((c) => c.id),
+    collaborators: loaded.collaborators,
+    lockHolder: lock ? { holderId: lock.holderId, holder: lock.holderName } : null,
+    created: proposal.createdAt.toISOString(),
+    lastModified: proposal.updatedAt.toISOString(),
+    responses: presentResponses(forms, entries),
+    abilities: abilitiesOf(proposalPolicy, actor, resource, now),
+  };
+}
+
+/** A row of a call's proposal list; `reviewed` is already false for callers who may not know. */
+export const presentCallProposal = (row: CallProposalRow): CallProposal => ({
+  id: row.id,
+  proposalName: row.name,
+  proposalTypeId: row.proposalTypeId,
+  proposalTypeName: row.proposalTypeName,
+  author: row.author,
+  authorId: row.authorId,
+  ...stateOf(row.stateVal, row.reviewed),
+  lastModified: row.updatedAt.toISOString(),
+});
+
+/** A row of the caller's own proposals: never Reviewed, since they are the caller's own. */
+export const presentMyProposal = (
+  row: {
+    id: number;
+    callId: number;
+    callName: string;
+    name: string;
+    proposalTypeName: string;
+    stateVal: number;
+    updatedAt: Date;
+    authorId: number;
+  },
+  actorId: number,
+): MyProposal => ({
+  id: row.id,
+  callId: row.callId,
+  callName: row.callName,
+  proposalName: row.name,
+  proposalTypeName: row.proposalTypeName,
+  ...stateOf(row.stateVal, false),
+  lastModified: row.updatedAt.toISOString(),
+  role: row.authorId === actorId ? 'Author' : 'Collaborator',
+});

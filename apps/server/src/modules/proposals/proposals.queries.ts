@@ -1,0 +1,616 @@
+import type { ListQuery } from '@merit/contract';
+import {
+  LOCK_LEASE_MS,
+  proposalListScope,
+  type CommitteeActor,
+  type FormType,
+  type ProposalResource,
+  type TimeWindow,
+} from '@merit/domain';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gte,
+  ilike,
+  inArray,
+  isNull,
+  lte,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
+import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Tx } from '../../db/client.js';
+import {
+  calls,
+  extensions,
+  formNames,
+  forms,
+  proposalCollaborators,
+  proposalResponses,
+  proposalSaves,
+  proposalTypeForms,
+  proposalTypes,
+  proposals,
+  users,
+} from '../../db/schema.js';
+import { offsetOf, orderOf } from '../../lib/pages.js';
+import { reviewedSql, type CallRow } from '../calls/calls.queries.js';
+import type { AnswerForm } from './proposal-answers.js';
+
+export type ProposalRow = typeof proposals.$inferSelect;
+
+/** Someone on a proposal, as it names them. */
+export interface Person {
+  id: number;
+  name: string;
+  email: string;
+}
+
+/** A user's name as people read it: first and last name, or the username when both are empty. */
+const nameOf = (table: { firstName: AnyPgColumn; lastName: AnyPgColumn; username: AnyPgColumn }) =>
+  sql<string>`coalesce(nullif(trim(${table.firstName} || ' ' || ${table.lastName}), ''), ${table.username})`;
+
+const lockHolders = alias(users, 'lock_holders');
+
+/** Whether anyone has saved a review of the proposal in the FROM as `proposals`. */
+const hasReviewsSql = sql<boolean>`exists (select 1 from "reviews" r where r."proposal_id" = "proposals"."id")`;
+
+/** The actor is the author or a collaborator of the proposal in the FROM as `proposals`. */
+const ownSql = (actorId: number) => sql<boolean>`(
+  "proposals"."author_id" = ${actorId}
+  or exists (
+    select 1 from "proposal_collaborators" pc
+    where pc."proposal_id" = "proposals"."id" and pc."user_id" = ${actorId}
+  )
+)`;
+
+/** Everything the rules and the detail need about one proposal, as one caller sees it. */
+export interface LoadedProposal {
+  proposal: ProposalRow;
+  call: CallRow;
+  typeName: string;
+  author: Person;
+  collaborators: Person[];
+  /** Submitted and fully reviewed (ARCHITECTURE.md "Reviewed"); who may know is the presenter's. */
+  reviewed: boolean;
+  /** The proposal as `proposalPolicy` reads it for this caller. */
+  resource: ProposalResource;
+}
+
+/**
+ * The one loader every proposal route goes through: the proposal with its call, type,
+ * author, collaborators, lock holder, the author's and the caller's extensions, and
+ * whether reviews exist. With `forUpdate`, the proposal row stays locked until the
+ * transaction ends, so the checks made on it hold for the change that follows (two saves,
+ * a save and a submit, take turns). Undefined when there is no such proposal.
+ */
+export async function loadProposal(
+  tx: Tx,
+  actor: CommitteeActor,
+  id: number,
+  options: { forUpdate?: boolean } = {},
+): Promise<LoadedProposal | undefined> {
+  const query = tx
+    .select({
+      proposal: proposals,
+      call: calls,
+      typeName: proposalTypes.name,
+      authorName: nameOf(users),
+      authorEmail: users.email,
+      holderName: nameOf(lockHolders),
+      hasReviews: hasReviewsSql,
+      reviewed: reviewedSql,
+    })
+    .from(proposals)
+    .innerJoin(calls, eq(calls.id, proposals.callId))
+    .innerJoin(proposalTypes, eq(proposalTypes.id, proposals.proposalTypeId))
+    .innerJoin(users, eq(users.id, proposals.authorId))
+    .leftJoin(lockHolders, eq(lockHolders.id, proposals.lockHolderId))
+    .where(eq(proposals.id, id));
+  const [row] = options.forUpdate ? await query.for('update', { of: proposals }) : await query;
+  if (!row) return undefined;
+  const { proposal, call } = row;
+
+  const [collaborators, windows] = await Promise.all([
+    tx
+      .select({ id: users.id, name: nameOf(users), email: users.email })
+      .from(proposalCollaborators)
+      .innerJoin(users, eq(users.id, proposalCollaborators.userId))
+      .where(eq(proposalCollaborators.proposalId, proposal.id))
+      .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id)),
+    tx
+      .select({
+        userId: extensions.userId,
+        commencement: extensions.commencement,
+        termination: extensions.termination,
+      })
+      .from(extensions)
+      .where(
+        and(
+          eq(extensions.callId, call.id),
+          inArray(extensions.userId, [proposal.authorId, actor.id]),
+        ),
+      ),
+  ]);
+  const windowsOf = (userId: number): TimeWindow[] => windows.filter((w) => w.userId === userId);
+  const { lockHolderId, lockExpiresAt } = proposal;
+  return {
+    proposal,
+    call,
+    typeName: row.typeName,
+    author: { id: proposal.authorId, name: row.authorName, email: row.authorEmail },
+    collaborators,
+    reviewed: Boolean(row.reviewed),
+    resource: {
+      call,
+      authorId: proposal.authorId,
+      collaboratorIds: collaborators.map((c) => c.id),
+      stateVal: proposal.stateVal,
+      authorExtensions: windowsOf(proposal.authorId),
+      actorExtensions: windowsOf(actor.id),
+      lock:
+        lockHolderId !== null && lockExpiresAt !== null
+          ? { holderId: lockHolderId, holderName: row.holderName ?? '', expiresAt: lockExpiresAt }
+          : null,
+      hasReviews: Boolean(row.hasReviews),
+    },
+  };
+}
+
+/**
+ * The call row, shared-locked until the transaction ends: a proposal created under it
+ * sees the call's types and forms as they are, and a chair's edit of the call (which
+ * locks it FOR UPDATE) waits until the proposal exists, then finds its type pinned.
+ */
+export async function shareCall(tx: Tx, id: number): Promise<CallRow | undefined> {
+  const [row] = await tx.select().from(calls).where(eq(calls.id, id)).for('share');
+  return row;
+}
+
+export async function typeOfCall(tx: Tx, callId: number, typeId: number) {
+  const [row] = await tx
+    .select({ id: proposalTypes.id })
+    .from(proposalTypes)
+    .where(and(eq(proposalTypes.id, typeId), eq(proposalTypes.callId, callId)));
+  return row;
+}
+
+export async function insertProposal(
+  tx: Tx,
+  values: { callId: number; proposalTypeId: number; authorId: number; name: string; now: Date },
+): Promise<ProposalRow> {
+  const { now, ...rest } = values;
+  const [row] = await tx
+    .insert(proposals)
+    .values({ ...rest, stateVal: 0, createdAt: now, updatedAt: now })
+    .returning();
+  return row!;
+}
+
+/** lastModified moves with every change to the proposal, its answers or its people. */
+export async function touchProposal(tx: Tx, id: number, now: Date) {
+  await tx.update(proposals).set({ updatedAt: now }).where(eq(proposals.id, id));
+}
+
+export async function renameProposal(tx: Tx, id: number, name: string, now: Date) {
+  await tx.update(proposals).set({ name, updatedAt: now }).where(eq(proposals.id, id));
+}
+
+// --- Forms and answers ----------------------------------------------------------------
+
+/** A proposal form of a type: its id and form type (one entry or several). */
+export interface TypeForm {
+  id: number;
+  type: FormType;
+}
+
+/** The proposal forms of a type, in the call's order. */
+export async function proposalFormsOf(tx: Tx, proposalTypeId: number): Promise<TypeForm[]> {
+  const rows = await tx
+    .select({ id: forms.id, type: formNames.type })
+    .from(proposalTypeForms)
+    .innerJoin(forms, eq(forms.id, proposalTypeForms.formId))
+    .innerJoin(formNames, eq(formNames.id, forms.formNameId))
+    .where(
+      and(
+        eq(proposalTypeForms.proposalTypeId, proposalTypeId),
+        eq(proposalTypeForms.kind, 'proposal'),
+      ),
+    )
+    .orderBy(asc(proposalTypeForms.position));
+  return rows.map((r) => ({ ...r, type: r.type as FormType }));
+}
+
+/** The schemas that answers to these forms are checked against. */
+export async function answerFormsOf(tx: Tx, ids: number[]): Promise<Map<number, AnswerForm>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx
+    .select({
+      id: forms.id,
+      jsonSchema: forms.jsonSchema,
+      uiSchema: forms.uiSchema,
+      updatedAt: forms.updatedAt,
+    })
+    .from(forms)
+    .where(inArray(forms.id, ids));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+export interface SavedEntry {
+  formId: number;
+  index: number;
+  data: Record<string, unknown>;
+}
+
+/** Every saved answer of a proposal, by form and then entry, in index order. */
+export async function responsesOf(tx: Tx, proposalId: number): Promise<SavedEntry[]> {
+  return tx
+    .select({
+      formId: proposalResponses.formId,
+      index: proposalResponses.entryIndex,
+      data: proposalResponses.data,
+    })
+    .from(proposalResponses)
+    .where(eq(proposalResponses.proposalId, proposalId))
+    .orderBy(asc(proposalResponses.formId), asc(proposalResponses.entryIndex));
+}
+
+export async function entryCount(tx: Tx, proposalId: number, formId: number): Promise<number> {
+  const [row] = await tx
+    .select({ n: count() })
+    .from(proposalResponses)
+    .where(and(eq(proposalResponses.proposalId, proposalId), eq(proposalResponses.formId, formId)));
+  return row?.n ?? 0;
+}
+
+export interface SaveKey {
+  proposalId: number;
+  formId: number;
+  index: number;
+  hash: number;
+}
+
+/**
+ * Records that the save `key` is applied; false when it was already (a retry of a save
+ * that succeeded), and then nothing else may change.
+ */
+export async function recordSave(tx: Tx, key: SaveKey, now: Date): Promise<boolean> {
+  const rows = await tx
+    .insert(proposalSaves)
+    .values({
+      proposalId: key.proposalId,
+      formId: key.formId,
+      entryIndex: key.index,
+      hash: key.hash,
+      savedAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ hash: proposalSaves.hash });
+  return rows.length > 0;
+}
+
+/**
+ * The actor's proposal in this call on which this very save (form, entry, hash) was
+ * applied already: a `new: true` save retried after its answer was lost must not create
+ * a second proposal.
+ */
+export async function proposalOfRetriedSave(
+  tx: Tx,
+  input: { callId: number; authorId: number; formId: number; index: number; hash: number },
+): Promise<number | undefined> {
+  const [row] = await tx
+    .select({ id: proposals.id })
+    .from(proposalSaves)
+    .innerJoin(proposals, eq(proposals.id, proposalSaves.proposalId))
+    .where(
+      and(
+        eq(proposals.callId, input.callId),
+        eq(proposals.authorId, input.authorId),
+        eq(proposalSaves.formId, input.formId),
+        eq(proposalSaves.entryIndex, input.index),
+        eq(proposalSaves.hash, input.hash),
+      ),
+    )
+    .limit(1);
+  return row?.id;
+}
+
+export async function writeEntry(
+  tx: Tx,
+  entry: SavedEntry & { proposalId: number; by: number; now: Date },
+) {
+  await tx
+    .insert(proposalResponses)
+    .values({
+      proposalId: entry.proposalId,
+      formId: entry.formId,
+      entryIndex: entry.index,
+      data: entry.data,
+      updatedAt: entry.now,
+      updatedBy: entry.by,
+    })
+    .onConflictDoUpdate({
+      target: [
+        proposalResponses.proposalId,
+        proposalResponses.formId,
+        proposalResponses.entryIndex,
+      ],
+      set: { data: entry.data, updatedAt: entry.now, updatedBy: entry.by },
+    });
+}
+
+/**
+ * Removes entry `index` of a multi-entry form and moves the later ones up one. The later
+ * entries are taken out and put back renumbered: renumbering them in place would pass
+ * through two rows with one index, which the unique index refuses mid-statement.
+ * Returns the removed entry's answers, or undefined when there was no such entry.
+ */
+export async function removeEntry(
+  tx: Tx,
+  input: { proposalId: number; formId: number; index: number },
+): Promise<Record<string, unknown> | undefined> {
+  const taken = await tx
+    .delete(proposalResponses)
+    .where(
+      and(
+        eq(proposalResponses.proposalId, input.proposalId),
+        eq(proposalResponses.formId, input.formId),
+        gte(proposalResponses.entryIndex, input.index),
+      ),
+    )
+    .returning();
+  const removed = taken.find((r) => r.entryIndex === input.index);
+  const later = taken.filter((r) => r.entryIndex > input.index);
+  if (later.length > 0) {
+    await tx
+      .insert(proposalResponses)
+      .values(later.map(({ id: _id, ...r }) => ({ ...r, entryIndex: r.entryIndex - 1 })));
+  }
+  return removed?.data;
+}
+
+// --- People -----------------------------------------------------------------------------
+
+/** The active user with this collaborator hash. */
+export async function userByHash(tx: Tx, hash: string) {
+  const [row] = await tx
+    .select({
+      id: users.id,
+      name: nameOf(users),
+      email: users.email,
+      firstName: users.firstName,
+      username: users.username,
+    })
+    .from(users)
+    .where(and(eq(users.hash, hash), eq(users.isActive, true)));
+  return row;
+}
+
+export async function insertCollaborator(tx: Tx, proposalId: number, userId: number) {
+  await tx.insert(proposalCollaborators).values({ proposalId, userId });
+}
+
+/** Removes a collaborator, and the editing lock with them if they hold it; false when they were none. */
+export async function deleteCollaborator(tx: Tx, proposalId: number, userId: number) {
+  const removed = await tx
+    .delete(proposalCollaborators)
+    .where(
+      and(
+        eq(proposalCollaborators.proposalId, proposalId),
+        eq(proposalCollaborators.userId, userId),
+      ),
+    )
+    .returning({ userId: proposalCollaborators.userId });
+  if (removed.length === 0) return false;
+  await releaseLock(tx, proposalId, userId);
+  return true;
+}
+
+/** The people a proposal's mail goes to: its author and collaborators. */
+export async function teamOf(tx: Tx, proposalId: number) {
+  const author = tx
+    .select({ email: users.email, firstName: users.firstName, username: users.username })
+    .from(proposals)
+    .innerJoin(users, eq(users.id, proposals.authorId))
+    .where(eq(proposals.id, proposalId));
+  const collaborators = tx
+    .select({ email: users.email, firstName: users.firstName, username: users.username })
+    .from(proposalCollaborators)
+    .innerJoin(users, eq(users.id, proposalCollaborators.userId))
+    .where(and(eq(proposalCollaborators.proposalId, proposalId), eq(users.isActive, true)));
+  const [a, c] = await Promise.all([author, collaborators]);
+  return [...a, ...c];
+}
+
+// --- State ------------------------------------------------------------------------------
+
+/**
+ * Moves the proposal from state `from` to `to`, only if it is still in `from`: of two
+ * submits at the same moment one moves it and the other finds nothing to move.
+ */
+export async function changeStateVal(
+  tx: Tx,
+  id: number,
+  from: number,
+  to: number,
+  now: Date,
+): Promise<boolean> {
+  const rows = await tx
+    .update(proposals)
+    .set({ stateVal: to, updatedAt: now })
+    .where(and(eq(proposals.id, id), eq(proposals.stateVal, from)))
+    .returning({ id: proposals.id });
+  return rows.length > 0;
+}
+
+export async function deleteProposalRow(tx: Tx, id: number) {
+  await tx.delete(proposals).where(eq(proposals.id, id));
+}
+
+// --- The lock ---------------------------------------------------------------------------
+
+/**
+ * Takes or renews the lease for `actorId` in one conditional UPDATE: only when nobody
+ * holds it, the holder's lease has run out, or the actor holds it already. Of two callers
+ * at the same moment, the row lock makes one wait and then see the other's lease, so
+ * exactly one holds it, in any number of app processes.
+ */
+export async function takeLock(tx: Tx, id: number, actorId: number, now: Date): Promise<boolean> {
+  const rows = await tx
+    .update(proposals)
+    .set({ lockHolderId: actorId, lockExpiresAt: new Date(now.getTime() + LOCK_LEASE_MS) })
+    .where(
+      and(
+        eq(proposals.id, id),
+        or(
+          isNull(proposals.lockHolderId),
+          lte(proposals.lockExpiresAt, now),
+          eq(proposals.lockHolderId, actorId),
+        ),
+      ),
+    )
+    .returning({ id: proposals.id });
+  return rows.length > 0;
+}
+
+/** Lets go of the lease, if `userId` holds it. */
+export async function releaseLock(tx: Tx, id: number, userId: number) {
+  await tx
+    .update(proposals)
+    .set({ lockHolderId: null, lockExpiresAt: null })
+    .where(and(eq(proposals.id, id), eq(proposals.lockHolderId, userId)));
+}
+
+/** Who holds a live lease on the proposal now, with their name; undefined for nobody. */
+export async function currentLock(tx: Tx, id: number, now: Date) {
+  const [row] = await tx
+    .select({ holderId: users.id, holder: nameOf(users) })
+    .from(proposals)
+    .innerJoin(users, eq(users.id, proposals.lockHolderId))
+    .where(and(eq(proposals.id, id), sql`${proposals.lockExpiresAt} > ${now}`));
+  return row;
+}
+
+// --- Lists ------------------------------------------------------------------------------
+
+/** `%` and `_` typed into the search box mean themselves, not LIKE wildcards. */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+
+export interface CallProposalRow {
+  id: number;
+  name: string;
+  proposalTypeId: number;
+  proposalTypeName: string;
+  author: string;
+  authorId: number;
+  stateVal: number;
+  /** Reviewed, for a caller who may know it; false for everyone else. */
+  reviewed: boolean;
+  updatedAt: Date;
+}
+
+/**
+ * One page of a call's proposals, of those the caller may see. Which rows those are is
+ * the domain's `proposalListScope` (the `view` rule for a whole call), turned into SQL
+ * here; proposals-list.api.test.ts holds the two to the same answers. The page is one
+ * query, whatever its size; per-proposal figures (the chair's reviewers, scores and
+ * resources) join in as grouped subqueries on `proposals.id`, never a query per row.
+ */
+export async function callProposalPage(
+  tx: Tx,
+  actor: CommitteeActor,
+  call: CallRow,
+  query: ListQuery,
+  now: Date,
+): Promise<{ total: number; rows: CallProposalRow[] }> {
+  const scope = proposalListScope(actor, call, now);
+  const own = ownSql(actor.id);
+  const visible: Record<typeof scope.rows, SQL | undefined> = {
+    all: undefined,
+    submittedAndOwn: or(gte(proposals.stateVal, 1), own),
+    own,
+  };
+  const reviewed = scope.reviewed
+    ? sql<boolean>`(${reviewedSql} and not ${own})`
+    : sql<boolean>`false`;
+  const authorName = nameOf(users);
+  const pattern = query.q ? `%${escapeLike(query.q)}%` : null;
+  const where = and(
+    eq(proposals.callId, call.id),
+    visible[scope.rows],
+    pattern
+      ? or(
+          ilike(proposals.name, pattern),
+          ilike(proposalTypes.name, pattern),
+          ilike(authorName, pattern),
+        )
+      : undefined,
+  );
+  const [counted, rows] = await Promise.all([
+    tx
+      .select({ total: count() })
+      .from(proposals)
+      .innerJoin(proposalTypes, eq(proposalTypes.id, proposals.proposalTypeId))
+      .innerJoin(users, eq(users.id, proposals.authorId))
+      .where(where),
+    tx
+      .select({
+        id: proposals.id,
+        name: proposals.name,
+        proposalTypeId: proposals.proposalTypeId,
+        proposalTypeName: proposalTypes.name,
+        author: authorName,
+        authorId: proposals.authorId,
+        stateVal: proposals.stateVal,
+        reviewed,
+        updatedAt: proposals.updatedAt,
+      })
+      .from(proposals)
+      .innerJoin(proposalTypes, eq(proposalTypes.id, proposals.proposalTypeId))
+      .innerJoin(users, eq(users.id, proposals.authorId))
+      .where(where)
+      .orderBy(
+        ...orderOf(
+          query,
+          {
+            name: sql`lower(${proposals.name})`,
+            type: sql`lower(${proposalTypes.name})`,
+            author: sql`lower(${authorName})`,
+            state: sql`case when ${reviewed} then 2 else ${proposals.stateVal} end`,
+            lastModified: proposals.updatedAt,
+          },
+          proposals.id,
+        ),
+      )
+      .limit(query.pageSize)
+      .offset(offsetOf(query)),
+  ]);
+  return {
+    total: counted[0]?.total ?? 0,
+    rows: rows.map((r) => ({ ...r, reviewed: Boolean(r.reviewed) })),
+  };
+}
+
+/** The caller's own proposals, as author or collaborator, across calls, newest change first. */
+export async function myProposals(tx: Tx, actorId: number) {
+  return tx
+    .select({
+      id: proposals.id,
+      callId: proposals.callId,
+      callName: calls.name,
+      name: proposals.name,
+      proposalTypeName: proposalTypes.name,
+      stateVal: proposals.stateVal,
+      updatedAt: proposals.updatedAt,
+      authorId: proposals.authorId,
+    })
+    .from(proposals)
+    .innerJoin(calls, eq(calls.id, proposals.callId))
+    .innerJoin(proposalTypes, eq(proposalTypes.id, proposals.proposalTypeId))
+    .where(ownSql(actorId))
+    .orderBy(desc(proposals.updatedAt), desc(proposals.id));
+}

@@ -1,0 +1,251 @@
+import {
+  callIdParams,
+  callProposalPage,
+  callProposalsQuery,
+  collaborator,
+  collaboratorAdd,
+  collaboratorRemove,
+  errorBody,
+  idParams,
+  lockState,
+  multiFormEntryDelete,
+  myProposalList,
+  noContent,
+  proposalDetail,
+  proposalIdParams,
+  proposalNameSave,
+  proposalResponseSave,
+  proposalResponseSaved,
+  proposalStateChange,
+  RESPONSE_SAVE_BODY_LIMIT,
+} from '@merit/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  addCollaborator,
+  changeProposalState,
+  deleteEntry,
+  deleteProposal,
+  getCallProposals,
+  getMyProposals,
+  getProposal,
+  lockProposal,
+  removeCollaborator,
+  saveProposalName,
+  saveResponse,
+  unlockProposal,
+} from './proposals.service.js';
+
+const tags = ['proposals'];
+
+/** The refusals a change to a proposal can meet: bad input, not logged in, not allowed, unseen, its state. */
+const refusals = {
+  400: errorBody,
+  401: errorBody,
+  403: errorBody,
+  404: errorBody,
+  409: errorBody,
+} as const;
+
+/**
+ * Proposals: the editor's reads and saves, the lock, collaborators, submit and retract
+ * (spec sections 2 to 9, issue 11). Each route parses, then hands the service a unit of
+ * work that loads the proposal, authorizes with `proposalPolicy`, and changes it with
+ * its audit row.
+ */
+export const proposalsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const publicUrl = app.config.publicUrl;
+
+  app.get(
+    '/proposals/',
+    {
+      schema: {
+        tags,
+        summary: "The caller's own proposals, as author or collaborator, newest change first",
+        response: { 200: myProposalList, 401: errorBody },
+      },
+    },
+    async (request) => app.read(request, (work) => getMyProposals(work)),
+  );
+
+  app.get(
+    '/calls/:callId/proposals/',
+    {
+      schema: {
+        tags,
+        summary: 'One page of the proposals of a call that the caller may see',
+        params: callIdParams,
+        querystring: callProposalsQuery,
+        response: { 200: callProposalPage, 400: errorBody, 401: errorBody, 404: errorBody },
+      },
+    },
+    async (request) =>
+      app.read(request, (work) => getCallProposals(work, request.params.callId, request.query)),
+  );
+
+  app.get(
+    '/proposals/:id/',
+    {
+      schema: {
+        tags,
+        summary: 'One proposal with its answers, people, lock holder and abilities',
+        params: idParams,
+        response: { 200: proposalDetail, 401: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => app.read(request, (work) => getProposal(work, request.params.id)),
+  );
+
+  app.delete(
+    '/proposals/:id/',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a draft without reviews (its author)',
+        params: idParams,
+        response: { 204: noContent, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      await app.write(request, (work) => deleteProposal(work, request.params.id));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/update_proposal_name/',
+    {
+      schema: {
+        tags,
+        summary: 'Create a draft (isNew: true, 201) or rename a proposal (200)',
+        body: proposalNameSave,
+        response: { 200: proposalDetail, 201: proposalDetail, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const { created, detail } = await app.write(request, async (work) => {
+        const saved = await saveProposalName(work, request.body);
+        return { created: saved.created, detail: await getProposal(work, saved.id) };
+      });
+      return reply.code(created ? 201 : 200).send(detail);
+    },
+  );
+
+  app.post(
+    '/proposal_responses/',
+    {
+      bodyLimit: RESPONSE_SAVE_BODY_LIMIT,
+      schema: {
+        tags,
+        summary:
+          'Save one form, or one entry of a multi-entry form (201 when new: true created the proposal)',
+        body: proposalResponseSave,
+        response: {
+          200: proposalResponseSaved,
+          201: proposalResponseSaved,
+          ...refusals,
+          413: errorBody,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { created, ...saved } = await app.write(request, (work) =>
+        saveResponse(work, request.body),
+      );
+      return reply.code(created ? 201 : 200).send(saved);
+    },
+  );
+
+  app.delete(
+    '/delete_multi_form/',
+    {
+      schema: {
+        tags,
+        summary: 'Remove one entry of a multi-entry form; the later entries move up',
+        body: multiFormEntryDelete,
+        response: { 204: noContent, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      await app.write(request, (work) => deleteEntry(work, request.body));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/collaborators/',
+    {
+      schema: {
+        tags,
+        summary: 'Add a collaborator by their collaborator hash (the author)',
+        body: collaboratorAdd,
+        response: { 201: collaborator, ...refusals },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(await app.write(request, (work) => addCollaborator(work, request.body, publicUrl))),
+  );
+
+  app.delete(
+    '/collaborators/',
+    {
+      schema: {
+        tags,
+        summary: 'Remove a collaborator (the author)',
+        body: collaboratorRemove,
+        response: { 204: noContent, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      await app.write(request, (work) => removeCollaborator(work, request.body));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/proposal_state/',
+    {
+      schema: {
+        tags,
+        summary: 'Submit (state 1) or retract (state 0) a proposal (the author)',
+        body: proposalStateChange,
+        response: { 200: proposalDetail, ...refusals },
+      },
+    },
+    async (request) =>
+      app.write(request, async (work) => {
+        await changeProposalState(work, request.body, publicUrl);
+        return getProposal(work, request.body.proposalId);
+      }),
+  );
+
+  app.get(
+    '/lock/:proposalId/',
+    {
+      schema: {
+        tags,
+        summary: 'Take or renew the editing lock when the caller may edit, and say who holds it',
+        params: proposalIdParams,
+        response: { 200: lockState, 401: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => app.write(request, (work) => lockProposal(work, request.params.proposalId)),
+  );
+
+  app.delete(
+    '/lock/:proposalId/',
+    {
+      schema: {
+        tags,
+        summary: "Release the caller's own editing lock",
+        params: proposalIdParams,
+        response: { 204: noContent, 401: errorBody, 404: errorBody },
+      },
+    },
+    async (request, reply) => {
+      await app.write(request, (work) => unlockProposal(work, request.params.proposalId));
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,521 @@
+import {
+  proposalErrorCodes,
+  RESPONSE_DATA_MAX_BYTES,
+  type CallProposal,
+  type Collaborator,
+  type CollaboratorAdd,
+  type CollaboratorRemove,
+  type ListQuery,
+  type LockState,
+  type MultiFormEntryDelete,
+  type MyProposal,
+  type Page,
+  type ProposalDetail,
+  type ProposalNameSave,
+  type proposalResponseSave,
+  type ProposalResponseSaved,
+  type ProposalStateChange,
+} from '@merit/contract';
+import {
+  addErrors,
+  checkText,
+  decide,
+  hasErrors,
+  isMultiForm,
+  MAX_LENGTHS,
+  PROPOSAL_STATE,
+  proposalMessages,
+  validationMessages,
+  type Action,
+  type FieldErrors,
+} from '@merit/domain';
+import type { z } from 'zod';
+import { addToAuditBatch } from '../../lib/audit.js';
+import { authorize } from '../../lib/authorize.js';
+import { conflict, HttpError, invalid, notFound } from '../../lib/http-errors.js';
+import { enqueueMail } from '../../lib/mail-job.js';
+import { pageOf } from '../../lib/pages.js';
+import type { ReadWork, Work } from '../../lib/work.js';
+import { callResource, extensionsOfActor, findCall } from '../calls/calls.queries.js';
+import { callNotFound } from '../calls/calls.service.js';
+import { answerErrors } from './proposal-answers.js';
+import {
+  collaboratorAddedMail,
+  retractedMail,
+  submittedMail,
+  type ProposalFacts,
+} from './proposals.mails.js';
+import {
+  presentCallProposal,
+  presentLock,
+  presentMyProposal,
+  presentProposal,
+} from './proposals.presenter.js';
+import {
+  answerFormsOf,
+  callProposalPage,
+  changeStateVal,
+  currentLock,
+  deleteCollaborator,
+  deleteProposalRow,
+  entryCount,
+  insertCollaborator,
+  insertProposal,
+  myProposals,
+  proposalFormsOf,
+  proposalOfRetriedSave,
+  recordSave,
+  releaseLock,
+  renameProposal,
+  removeEntry,
+  responsesOf,
+  shareCall,
+  takeLock,
+  teamOf,
+  touchProposal,
+  typeOfCall,
+  userByHash,
+  loadProposal,
+  writeEntry,
+  type LoadedProposal,
+} from './proposals.queries.js';
+
+type ProposalAction = Extract<Action, `proposal.${string}`>;
+
+/**
+ * The proposal, loaded for `action` and authorized: one the caller may not see is a 404
+ * whatever the action and whatever the proposal is. With `forUpdate` its row stays
+ * locked, so the checks hold for the change that follows.
+ */
+async function loadFor(
+  work: ReadWork,
+  action: ProposalAction,
+  id: number,
+  forUpdate = false,
+): Promise<LoadedProposal> {
+  const loaded = await loadProposal(work.tx, work.actor, id, { forUpdate });
+  if (!loaded) throw notFound(proposalMessages.notFound);
+  authorize(work.actor, action, loaded.resource, work.now);
+  return loaded;
+}
+
+// --- Reads -------------------------------------------------------------------------------
+
+export async function getProposal(work: ReadWork, id: number): Promise<ProposalDetail> {
+  const loaded = await loadFor(work, 'proposal.view', id);
+  const [forms, entries] = await Promise.all([
+    proposalFormsOf(work.tx, loaded.proposal.proposalTypeId),
+    responsesOf(work.tx, id),
+  ]);
+  return presentProposal(loaded, forms, entries, work.actor, work.now);
+}
+
+export async function getMyProposals(work: ReadWork): Promise<MyProposal[]> {
+  const rows = await myProposals(work.tx, work.actor.id);
+  return rows.map((row) => presentMyProposal(row, work.actor.id));
+}
+
+export async function getCallProposals(
+  work: ReadWork,
+  callId: number,
+  query: ListQuery,
+): Promise<Page<CallProposal>> {
+  const found = await findCall(work.tx, callId);
+  if (!found) throw notFound(callNotFound);
+  const { call } = found;
+  const own = await extensionsOfActor(work.tx, work.actor.id, call.id);
+  authorize(work.actor, 'call.view', callResource(call, own), work.now);
+  const { total, rows } = await callProposalPage(work.tx, work.actor, call, query, work.now);
+  return pageOf(query, total, rows.map(presentCallProposal));
+}
+
+// --- Creating and naming -----------------------------------------------------------------
+
+/**
+ * Creates a Draft for the caller: while submission is open for them, of a type of the
+ * call. The call is share-locked meanwhile, so a chair's edit of its types and forms
+ * waits for the proposal and then finds the type pinned by it. `fields` names the
+ * payload's fields for the messages (the two routes that create call them differently).
+ */
+async function createProposal(
+  work: Work,
+  input: { callId: number; typeId: number | null | undefined; name: string },
+  fields: { name: string; type: string },
+) {
+  const { tx, actor, now } = work;
+  const call = await shareCall(tx, input.callId);
+  if (!call) throw notFound(callNotFound);
+  const own = await extensionsOfActor(tx, actor.id, call.id);
+  authorize(actor, 'call.addProposal', callResource(call, own), now);
+  const errors: FieldErrors = {};
+  addErrors(
+    errors,
+    fields.name,
+    checkText(input.name, { required: true, max: MAX_LENGTHS.proposalName }),
+  );
+  if (!input.typeId) addErrors(errors, fields.type, [proposalMessages.typeMissing]);
+  else if (!(await typeOfCall(tx, call.id, input.typeId)))
+    addErrors(errors, fields.type, [proposalMessages.typeNotInCall]);
+  if (hasErrors(errors) || !input.typeId) throw invalid(errors);
+  const proposal = await insertProposal(tx, {
+    callId: call.id,
+    proposalTypeId: input.typeId,
+    authorId: actor.id,
+    name: input.name.trim(),
+    now,
+  });
+  await work.audit({
+    action: 'proposal.create',
+    entityId: proposal.id,
+    after: { callId: call.id, proposalTypeId: proposal.proposalTypeId, name: proposal.name },
+  });
+  return proposal;
+}
+
+/**
+ * POST /update_proposal_name/: creates a Draft (`isNew`) or renames one the caller may
+ * edit. Returns the proposal's id and whether it was created.
+ */
+export async function saveProposalName(
+  work: Work,
+  input: ProposalNameSave,
+): Promise<{ id: number; created: boolean }> {
+  if (input.isNew) {
+    const created = await createProposal(
+      work,
+      { callId: input.callId, typeId: input.type, name: input.name },
+      { name: 'name', type: 'type' },
+    );
+    return { id: created.id, created: true };
+  }
+  if (!input.proposalId) throw invalid({ proposalId: [validationMessages.required] });
+  const { proposal } = await loadFor(work, 'proposal.edit', input.proposalId, true);
+  if (proposal.callId !== input.callId) throw invalid({ callId: [proposalMessages.otherCall] });
+  const problems = checkText(input.name, { required: true, max: MAX_LENGTHS.proposalName });
+  if (problems.length > 0) throw invalid({ name: problems });
+  const name = input.name.trim();
+  if (name !== proposal.name) {
+    await renameProposal(work.tx, proposal.id, name, work.now);
+    await work.audit({
+      action: 'proposal.rename',
+      entityId: proposal.id,
+      before: { name: proposal.name },
+      after: { name },
+    });
+  }
+  return { id: proposal.id, created: false };
+}
+
+// --- Answers -----------------------------------------------------------------------------
+
+type ResponseSave = z.output<typeof proposalResponseSave>;
+
+/**
+ * The proposal a save goes to: the one named, or with `new`, one created first (named by
+ * `proposalName`, which a new proposal must have). A `new` save that was applied already
+ * (its answer got lost, and the browser sent it again) finds the proposal it created.
+ */
+async function proposalToSave(
+  work: Work,
+  input: ResponseSave,
+): Promise<{ id: number; created: boolean }> {
+  if (!input.new) {
+    if (!input.proposal) throw invalid({ proposal: [proposalMessages.proposalMissing] });
+    return { id: input.proposal, created: false };
+  }
+  const retried = await proposalOfRetriedSave(work.tx, {
+    callId: input.call,
+    authorId: work.actor.id,
+    formId: input.formId,
+    index: input.index,
+    hash: input.hash,
+  });
+  if (retried) return { id: retried, created: false };
+  const name = input.proposalName ?? '';
+  if (name.trim() === '')
+    throw invalid({ proposalName: [proposalMessages.nameMissing] }, proposalMessages.nameMissing);
+  const created = await createProposal(
+    work,
+    { callId: input.call, typeId: input.proposalTypeId, name },
+    { name: 'proposalName', type: 'proposalTypeId' },
+  );
+  return { id: created.id, created: true };
+}
+
+/**
+ * POST /proposal_responses/: saves one form, or one entry of a multi-entry form, of a
+ * proposal the caller may edit. The save is recorded by its batch hash before anything
+ * changes: a retry of a save already applied changes nothing and gets the same answer.
+ * One audit row per Save All batch lists the forms it saved.
+ */
+export async function saveResponse(
+  work: Work,
+  input: ResponseSave,
+): Promise<ProposalResponseSaved & { created: boolean }> {
+  const { tx, now } = work;
+  const target = await proposalToSave(work, input);
+  const loaded = await loadFor(work, 'proposal.edit', target.id, true);
+  const { proposal } = loaded;
+
+  const errors: FieldErrors = {};
+  if (proposal.callId !== input.call) addErrors(errors, 'call', [proposalMessages.otherCall]);
+  if (proposal.proposalTypeId !== input.proposalTypeId)
+    addErrors(errors, 'proposalTypeId', [proposalMessages.otherType]);
+  const form = (await proposalFormsOf(tx, proposal.proposalTypeId)).find(
+    (f) => f.id === input.formId,
+  );
+  if (!form) addErrors(errors, 'formId', [proposalMessages.formNotInType]);
+  else if (!isMultiForm(form.type)) {
+    if (input.index > 0) addErrors(errors, 'index', [proposalMessages.notMultiForm]);
+  } else {
+    const entries = await entryCount(tx, proposal.id, form.id);
+    if (input.index > entries) addErrors(errors, 'index', [proposalMessages.entryGap(entries)]);
+  }
+  if (Buffer.byteLength(JSON.stringify(input.data)) > RESPONSE_DATA_MAX_BYTES)
+    addErrors(errors, 'data', [proposalMessages.dataTooLarge(RESPONSE_DATA_MAX_BYTES)]);
+  if (hasErrors(errors)) throw invalid(errors);
+
+  if (input.validate) {
+    const schema = (await answerFormsOf(tx, [input.formId])).get(input.formId)!;
+    const problems = answerErrors(schema, input.data);
+    if (hasErrors(problems)) throw invalid(problems, proposalMessages.saveFailed);
+  }
+
+  const key = {
+    proposalId: proposal.id,
+    formId: input.formId,
+    index: input.index,
+    hash: input.hash,
+  };
+  const applied = await recordSave(tx, key, now);
+  if (applied) {
+    await writeEntry(tx, { ...key, data: input.data, by: work.actor.id, now });
+    await touchProposal(tx, proposal.id, now);
+    const batch = {
+      action: 'proposal.save' as const,
+      entityId: proposal.id,
+      key: 'hash',
+      value: input.hash,
+    };
+    if (!(await addToAuditBatch(tx, batch, 'forms', input.formId)))
+      await work.audit({ ...batch, after: { hash: input.hash, forms: [input.formId] } });
+  }
+  return {
+    proposalId: proposal.id,
+    author: loaded.author.name,
+    authorId: loaded.author.id,
+    formId: input.formId,
+    index: input.index,
+    lastModified: (applied ? now : proposal.updatedAt).toISOString(),
+    created: target.created,
+  };
+}
+
+/**
+ * DELETE /delete_multi_form/: removes one entry of a multi-entry form; the later entries
+ * move up one, so the indexes stay 0 to n-1. The last entry stays: it is changed, not
+ * removed.
+ */
+export async function deleteEntry(work: Work, input: MultiFormEntryDelete): Promise<void> {
+  const { tx, now } = work;
+  const { proposal } = await loadFor(work, 'proposal.edit', input.proposalId, true);
+  if (proposal.callId !== input.callId) throw invalid({ callId: [proposalMessages.otherCall] });
+  const form = (await proposalFormsOf(tx, proposal.proposalTypeId)).find(
+    (f) => f.id === input.formId,
+  );
+  if (!form) throw invalid({ formId: [proposalMessages.formNotInType] });
+  if (!isMultiForm(form.type)) throw invalid({ formId: [proposalMessages.notMultiForm] });
+  const entries = await entryCount(tx, proposal.id, form.id);
+  if (input.formIndex >= entries) throw notFound(proposalMessages.entryNotFound);
+  if (entries === 1) throw conflict(proposalMessages.lastEntry);
+  const answers = await removeEntry(tx, {
+    proposalId: proposal.id,
+    formId: form.id,
+    index: input.formIndex,
+  });
+  await touchProposal(tx, proposal.id, now);
+  await work.audit({
+    action: 'proposal.delete_entry',
+    entityId: proposal.id,
+    before: { formId: form.id, index: input.formIndex, answers },
+  });
+}
+
+// --- Collaborators -----------------------------------------------------------------------
+
+/** Where a proposal's mails point: its editor in the web app. */
+function factsOf(loaded: LoadedProposal, publicUrl: string): ProposalFacts {
+  return {
+    callName: loaded.call.name,
+    proposalName: loaded.proposal.name,
+    typeName: loaded.typeName,
+    link: `${publicUrl}/calls/${loaded.proposal.callId}/proposals/${loaded.proposal.id}/`,
+  };
+}
+
+/** POST /collaborators/: the author adds the person whose collaborator hash this is. */
+export async function addCollaborator(
+  work: Work,
+  input: CollaboratorAdd,
+  publicUrl: string,
+): Promise<Collaborator> {
+  const loaded = await loadFor(work, 'proposal.manageCollaborators', input.proposalId, true);
+  const { proposal, collaborators } = loaded;
+  const person = await userByHash(work.tx, input.hash.trim());
+  if (!person) throw invalid({ hash: [proposalMessages.hashUnknown] });
+  if (person.id === proposal.authorId) throw invalid({ hash: [proposalMessages.hashOwn] });
+  if (collaborators.some((c) => c.id === person.id))
+    throw invalid({ hash: [proposalMessages.alreadyCollaborator] });
+  await insertCollaborator(work.tx, proposal.id, person.id);
+  await touchProposal(work.tx, proposal.id, work.now);
+  const before = collaborators.map((c) => c.id);
+  await work.audit({
+    action: 'proposal.add_collaborator',
+    entityId: proposal.id,
+    before: { collaboratorIds: before },
+    after: { collaboratorIds: [...before, person.id] },
+  });
+  await enqueueMail(
+    work,
+    collaboratorAddedMail(person, factsOf(loaded, publicUrl), loaded.author.name),
+  );
+  return { id: person.id, name: person.name, email: person.email };
+}
+
+/** DELETE /collaborators/: the author removes a collaborator (and any lock they hold). */
+export async function removeCollaborator(work: Work, input: CollaboratorRemove): Promise<void> {
+  const { proposal, collaborators } = await loadFor(
+    work,
+    'proposal.manageCollaborators',
+    input.proposalId,
+    true,
+  );
+  if (!(await deleteCollaborator(work.tx, proposal.id, input.userId)))
+    throw notFound(proposalMessages.notCollaborator);
+  await touchProposal(work.tx, proposal.id, work.now);
+  const before = collaborators.map((c) => c.id);
+  await work.audit({
+    action: 'proposal.remove_collaborator',
+    entityId: proposal.id,
+    before: { collaboratorIds: before },
+    after: { collaboratorIds: before.filter((id) => id !== input.userId) },
+  });
+}
+
+// --- State -------------------------------------------------------------------------------
+
+/**
+ * What keeps the proposal from being submitted, by form id: every proposal form of its
+ * type is checked against its schema, and a form never answered is checked as empty, so
+ * its required fields count as missing. Entries of a multi-entry form are named.
+ */
+async function submitProblems(work: ReadWork, loaded: LoadedProposal): Promise<FieldErrors> {
+  const { tx } = work;
+  const forms = await proposalFormsOf(tx, loaded.proposal.proposalTypeId);
+  const [schemas, entries] = await Promise.all([
+    answerFormsOf(
+      tx,
+      forms.map((f) => f.id),
+    ),
+    responsesOf(tx, loaded.proposal.id),
+  ]);
+  const problems: FieldErrors = {};
+  for (const form of forms) {
+    const answers = entries.filter((e) => e.formId === form.id);
+    const checked = answers.length > 0 ? answers : [{ index: 0, data: {} }];
+    for (const { index, data } of checked) {
+      const messages = Object.values(answerErrors(schemas.get(form.id)!, data)).flat();
+      addErrors(
+        problems,
+        String(form.id),
+        isMultiForm(form.type)
+          ? messages.map((m) => proposalMessages.entryProblem(index, m))
+          : messages,
+      );
+    }
+  }
+  return problems;
+}
+
+/**
+ * POST /proposal_state/: the author submits a draft whose forms are all valid (1), or
+ * retracts a submitted proposal to a draft (0). The one place a proposal's state
+ * changes: a conditional update, its audit row, and mail to its people after commit.
+ */
+export async function changeProposalState(
+  work: Work,
+  input: ProposalStateChange,
+  publicUrl: string,
+): Promise<void> {
+  const submit = input.state === PROPOSAL_STATE.submitted;
+  const loaded = await loadFor(
+    work,
+    submit ? 'proposal.submit' : 'proposal.retract',
+    input.proposalId,
+    true,
+  );
+  if (submit) {
+    const problems = await submitProblems(work, loaded);
+    if (hasErrors(problems))
+      throw new HttpError(
+        400,
+        proposalErrorCodes.invalidForms,
+        proposalMessages.invalidForms,
+        problems,
+      );
+  }
+  const [from, to] = submit
+    ? [PROPOSAL_STATE.draft, PROPOSAL_STATE.submitted]
+    : [PROPOSAL_STATE.submitted, PROPOSAL_STATE.draft];
+  if (!(await changeStateVal(work.tx, loaded.proposal.id, from, to, work.now)))
+    throw conflict(submit ? proposalMessages.alreadySubmitted : proposalMessages.alreadyDraft);
+  await work.audit({
+    action: submit ? 'proposal.submit' : 'proposal.retract',
+    entityId: loaded.proposal.id,
+    before: { stateVal: from },
+    after: { stateVal: to },
+  });
+  const facts = factsOf(loaded, publicUrl);
+  for (const person of await teamOf(work.tx, loaded.proposal.id)) {
+    await enqueueMail(
+      work,
+      submit ? submittedMail(person, facts, work.now) : retractedMail(person, facts, work.now),
+    );
+  }
+}
+
+/** DELETE /proposals/{id}/: the author deletes a draft that has no reviews. */
+export async function deleteProposal(work: Work, id: number): Promise<void> {
+  const { proposal } = await loadFor(work, 'proposal.delete', id, true);
+  await deleteProposalRow(work.tx, proposal.id);
+  await work.audit({
+    action: 'proposal.delete',
+    entityId: proposal.id,
+    before: {
+      callId: proposal.callId,
+      proposalTypeId: proposal.proposalTypeId,
+      authorId: proposal.authorId,
+      name: proposal.name,
+    },
+  });
+}
+
+// --- The lock ----------------------------------------------------------------------------
+
+/**
+ * GET /lock/{id}/: takes or renews the lease for a caller who may edit (whoever holds it
+ * now), and tells everyone who sees the proposal who holds it. Not a change to the
+ * proposal: no audit row, and lastModified stays.
+ */
+export async function lockProposal(work: Work, id: number): Promise<LockState> {
+  const { resource } = await loadFor(work, 'proposal.view', id);
+  if (decide('proposal.lock', work.actor, resource, work.now) === true)
+    await takeLock(work.tx, id, work.actor.id, work.now);
+  return presentLock(await currentLock(work.tx, id, work.now));
+}
+
+/** DELETE /lock/{id}/: lets go of the caller's own lease; anyone else's stays. */
+export async function unlockProposal(work: Work, id: number): Promise<void> {
+  await loadFor(work, 'proposal.view', id);
+  await releaseLock(work.tx, id, work.actor.id);
+}
