@@ -38,12 +38,17 @@ export interface RequestOptions<S extends z.ZodType> {
   /** The contract schema of the success body, e.g. `(c) => c.userDetails`. */
   schema: SchemaPicker<S>;
   signal?: AbortSignal;
+  /**
+   * Lets the request outlive the page, for a last word as the tab closes (releasing a
+   * lock): `fetch`'s `keepalive`, since `sendBeacon` can neither DELETE nor send the token.
+   */
+  keepalive?: boolean;
 }
 
 /** Calls `/api/v1<path>` with the session token; returns the body parsed by `schema`. */
 export async function apiRequest<S extends z.ZodType>(
   path: string,
-  { method = 'GET', body, schema, signal }: RequestOptions<S>,
+  { method = 'GET', body, schema, signal, keepalive }: RequestOptions<S>,
 ): Promise<z.output<S>> {
   let contract: ContractModule;
   let payload: unknown;
@@ -51,7 +56,7 @@ export async function apiRequest<S extends z.ZodType>(
   try {
     [contract, { payload, status }] = await Promise.all([
       loadContract(),
-      send(path, { method, body, signal }),
+      send(path, { method, body, signal, keepalive }),
     ]);
   } catch (error) {
     // A cancelled query is not a failure to report; TanStack Query expects the abort.
@@ -102,7 +107,12 @@ function invalidResponse(status: number): ApiError {
 /** Sends the request; resolves with a successful response's JSON, or throws an ApiError. */
 async function send(
   path: string,
-  { method, body, signal }: Pick<RequestOptions<z.ZodType>, 'method' | 'body' | 'signal'>,
+  {
+    method,
+    body,
+    signal,
+    keepalive,
+  }: Pick<RequestOptions<z.ZodType>, 'method' | 'body' | 'signal' | 'keepalive'>,
 ): Promise<{ payload: unknown; status: number }> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -116,6 +126,7 @@ async function send(
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       signal,
+      keepalive,
     });
   } catch (error) {
     if (signal?.aborted) throw error;

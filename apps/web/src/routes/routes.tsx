@@ -38,6 +38,10 @@ const ManageCallPage = lazy(() => import('./calls/ManageCallPage'));
 // The wizard brings the rich-text editor (TipTap), as its own chunk on top.
 const NewCallPage = lazy(() => import('./calls/NewCallPage'));
 const EditCallPage = lazy(() => import('./calls/EditCallPage'));
+const NewProposalPage = lazy(() => import('./proposals/NewProposalPage'));
+const CallProposalsPage = lazy(() => import('./proposals/CallProposalsPage'));
+// The editor brings react-jsonschema-form and the form validator: only its route loads them.
+const ProposalEditorPage = lazy(() => import('./proposals/ProposalEditorPage'));
 const AccountPage = lazy(() => import('./account/AccountPage'));
 const ChangePasswordPage = lazy(() => import('./account/ChangePasswordPage'));
 const UserListPage = lazy(() => import('./users/UserListPage'));
@@ -145,6 +149,12 @@ export const routes: RouteObject[] = [
                   { path: 'calls/:callId', element: page(CallDetailPage) },
                   { path: 'calls/:callId/update', element: page(EditCallPage) },
                   { path: 'calls/:callId/manage', element: page(ManageCallPage) },
+                  { path: 'calls/:callId/new', element: page(NewProposalPage) },
+                  { path: 'calls/:callId/proposals', element: page(CallProposalsPage) },
+                  {
+                    path: 'calls/:callId/proposals/:proposalId',
+                    element: page(ProposalEditorPage),
+                  },
                   { path: 'account', element: page(AccountPage) },
                   { path: 'account/change-password', element: page(ChangePasswordPage) },
                   {

@@ -68,10 +68,11 @@ function PreviewForm({ schema, uiSchema, formData }: FormPreviewProps) {
 }
 
 /**
- * The MUI theme's title, as an `h3`: the preview sits under the page's `h2`, and the
- * theme's `h5` would skip heading levels for screen-reader users.
+ * The MUI theme's title, as an `h3`: the preview (and each tab of the proposal editor)
+ * sits under the page's `h2`, and the theme's `h5` would skip heading levels for
+ * screen-reader users.
  */
-function TitleFieldTemplate({ id, title, optionalDataControl }: TitleFieldProps) {
+export function TitleFieldTemplate({ id, title, optionalDataControl }: TitleFieldProps) {
   return (
     <Box id={id} sx={{ mb: 1, mt: 1 }}>
       <Stack direction="row" sx={{ alignItems: 'center' }}>
@@ -86,7 +87,12 @@ function TitleFieldTemplate({ id, title, optionalDataControl }: TitleFieldProps)
 }
 
 /** The MUI theme's description as text: the theme's `subtitle2` would make it an `h6`. */
-function DescriptionFieldTemplate({ id, description, registry, uiSchema }: DescriptionFieldProps) {
+export function DescriptionFieldTemplate({
+  id,
+  description,
+  registry,
+  uiSchema,
+}: DescriptionFieldProps) {
   if (!description) return null;
   return (
     <Typography id={id} variant="subtitle2" component="div" sx={{ mt: 0.625 }}>

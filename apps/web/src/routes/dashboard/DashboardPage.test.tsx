@@ -1,6 +1,7 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeSummary } from '../../features/calls/calls.fixtures';
+import { makeMyProposal } from '../../features/proposals/proposals.fixtures';
 import { makeUser } from '../../test/fixtures';
 import { AFTER_NAVIGATION, renderApp, stubApi } from '../../test/render-app';
 
@@ -20,6 +21,7 @@ describe('DashboardPage', { timeout: 20_000 }, () => {
     stubApi({
       'GET /user_details/': { body: makeUser() },
       'GET /calls/open/': { body: [makeSummary({ id: 1 }), makeSummary({ id: 2 })] },
+      'GET /proposals/': { body: [] },
     });
     renderApp('/', { token: 'k' });
     const panel = (
@@ -31,10 +33,14 @@ describe('DashboardPage', { timeout: 20_000 }, () => {
   });
 
   it('shows committee members the review panels, and others only their proposals', async () => {
-    stubApi({ 'GET /user_details/': { body: makeUser() }, 'GET /calls/open/': { body: [] } });
+    stubApi({
+      'GET /user_details/': { body: makeUser() },
+      'GET /calls/open/': { body: [] },
+      'GET /proposals/': { body: [] },
+    });
     const first = renderApp('/', { token: 'k' });
     expect(
-      await screen.findByText('You have no proposals yet.', undefined, AFTER_NAVIGATION),
+      await screen.findByRole('heading', { name: 'My Proposals' }, AFTER_NAVIGATION),
     ).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'My Reviews' })).not.toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Pending reviews' })).not.toBeInTheDocument();
@@ -43,11 +49,69 @@ describe('DashboardPage', { timeout: 20_000 }, () => {
     stubApi({
       'GET /user_details/': { body: makeUser({ roles: [memberRole] }) },
       'GET /calls/open/': { body: [] },
+      'GET /proposals/': { body: [] },
     });
     renderApp('/', { token: 'k' });
     expect(
       await screen.findByText('You have no reviews to do.', undefined, AFTER_NAVIGATION),
     ).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Pending reviews' })).toBeInTheDocument();
+  });
+
+  it('lists my proposals, newest change first, each with a link to open it', async () => {
+    stubApi({
+      'GET /user_details/': { body: makeUser() },
+      'GET /calls/open/': { body: [] },
+      'GET /proposals/': {
+        body: [
+          makeMyProposal(),
+          makeMyProposal({
+            id: 31,
+            callId: 14,
+            callName: 'Cluster time 2026',
+            proposalName: 'Lattice QCD',
+            proposalTypeName: 'Rapid access',
+            state: 'Submitted',
+            stateVal: 1,
+            role: 'Collaborator',
+            lastModified: '2026-03-05T00:00:00.000Z',
+          }),
+        ],
+      },
+    });
+    renderApp('/', { token: 'k' });
+    const table = await screen.findByRole('table', { name: 'My Proposals' }, AFTER_NAVIGATION);
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((row) => within(row).getAllByRole('cell')[1]!.textContent)).toEqual([
+      'Lattice QCD',
+      'Dark matter survey',
+    ]);
+    expect(rows[0]).toHaveTextContent('Cluster time 2026');
+    expect(rows[0]).toHaveTextContent('Collaborator');
+    expect(rows[0]).toHaveTextContent('Submitted');
+    expect(within(table).getByRole('link', { name: 'Open Lattice QCD' })).toHaveAttribute(
+      'href',
+      '/calls/14/proposals/31/',
+    );
+    expect(within(table).getByRole('link', { name: 'Cluster time 2026' })).toHaveAttribute(
+      'href',
+      '/calls/14/',
+    );
+  });
+
+  it('points to the open calls while there are no proposals', async () => {
+    stubApi({
+      'GET /user_details/': { body: makeUser() },
+      'GET /calls/open/': { body: [] },
+      'GET /proposals/': { body: [] },
+    });
+    renderApp('/', { token: 'k' });
+    expect(
+      await screen.findByText(/You have no proposals yet/, undefined, AFTER_NAVIGATION),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'open calls for proposals' })).toHaveAttribute(
+      'href',
+      '/calls',
+    );
   });
 });

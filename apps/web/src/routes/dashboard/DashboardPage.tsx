@@ -20,11 +20,12 @@ import { Section } from '../../components/Section';
 import { useCurrentUser } from '../../features/auth/session-hooks';
 import { isAnyMember } from '../../features/calls/call-actor';
 import { useCallList } from '../../features/calls/calls.api';
+import { MyProposals } from './MyProposals';
 
 /**
  * `/` (spec section 2, Dashboard): a count of open calls, for committee members a count
- * of pending reviews, and the My Proposals and My Reviews tables. Proposals and reviews
- * arrive with their own features; until then nobody can have any, so the panels say so.
+ * of pending reviews, and the My Proposals and My Reviews tables. Reviews arrive with
+ * their own feature; until then nobody can have any, so the panels say so.
  */
 export default function DashboardPage() {
   const user = useCurrentUser();
@@ -42,13 +43,7 @@ export default function DashboardPage() {
           </CountPanel>
         )}
       </Stack>
-      <Section id="my-proposals" title="My Proposals">
-        <TableLayout
-          label="My Proposals"
-          columns={['Call for Proposal', 'Proposal', 'Type', 'State', 'View']}
-          empty="You have no proposals yet."
-        />
-      </Section>
+      <MyProposals />
       {member && (
         <Section id="my-reviews" title="My Reviews">
           <TableLayout

@@ -1,0 +1,134 @@
+import type { CallDetail, CallProposal } from '@merit/contract';
+import AddIcon from '@mui/icons-material/Add';
+import { Box, Button } from '@mui/material';
+import { Link as RouterLink } from 'react-router';
+import { BackLink } from '../../components/BackLink';
+import { EmptyState } from '../../components/EmptyState';
+import { LoadFailedView } from '../../components/LoadFailedView';
+import { LoadingView } from '../../components/LoadingView';
+import { NotFoundView } from '../../components/NotFoundView';
+import { PageHeading } from '../../components/PageHeading';
+import { SearchField } from '../../components/SearchField';
+import { DataTable, type Column } from '../../components/table/DataTable';
+import { useTableState } from '../../components/table/use-table-state';
+import { useDebouncedValue } from '../../components/use-debounced-value';
+import { useIdParam } from '../../components/use-id-param';
+import { useCurrentUser } from '../../features/auth/session-hooks';
+import { useCall } from '../../features/calls/calls.api';
+import { useCallProposals } from '../../features/proposals/proposals.api';
+
+/** How long typing must pause before the list is searched again. */
+const SEARCH_DELAY_MS = 300;
+
+const COLUMNS: readonly Column<CallProposal>[] = [
+  { key: 'type', header: 'Type', cell: (row) => row.proposalTypeName, sort: 'server' },
+  { key: 'name', header: 'Name', cell: (row) => row.proposalName, sort: 'server' },
+  { key: 'author', header: 'Proposal Author', cell: (row) => row.author, sort: 'server' },
+  { key: 'state', header: 'State', cell: (row) => row.state, sort: 'server' },
+];
+
+/**
+ * Edit or View (spec section 2, Proposal list). The rows carry no abilities, so this
+ * reads the rule from what they do carry: a draft is editable by its author, and by a
+ * collaborator, who is the only other non-chair that sees a draft. The editor itself
+ * goes by the server's abilities, so a wrong guess shows a read-only proposal.
+ */
+function mayEdit(row: CallProposal, userId: number, call: CallDetail): boolean {
+  return row.stateVal === 0 && (row.authorId === userId || !call.abilities.manage);
+}
+
+/**
+ * /calls/{callId}/proposals/: the proposals of the call that the caller may see. The
+ * server searches, sorts (by name until asked otherwise) and pages; the address keeps all
+ * of it, so Back from a proposal returns to the same rows.
+ */
+export default function CallProposalsPage() {
+  const callId = useIdParam('callId');
+  if (callId === null) return <NotFoundView />;
+  return <CallProposalsView callId={callId} />;
+}
+
+function CallProposalsView({ callId }: { callId: number }) {
+  const user = useCurrentUser();
+  const call = useCall(callId);
+  const table = useTableState(COLUMNS, { defaultSort: { key: 'name', direction: 'asc' } });
+  const q = useDebouncedValue(table.q.trim(), SEARCH_DELAY_MS);
+  const proposals = useCallProposals(callId, { ...table.serverQuery, q });
+
+  if (call.isPending) return <LoadingView label="Loading the call…" />;
+  if (call.isError)
+    return <LoadFailedView error={call.error} onRetry={() => void call.refetch()} />;
+
+  const columns: Column<CallProposal>[] = [
+    ...COLUMNS,
+    {
+      key: 'view',
+      header: 'View',
+      action: true,
+      cell: (row) => {
+        const label = mayEdit(row, user.id, call.data) ? 'Edit Proposal' : 'View Proposal';
+        return (
+          <Button
+            component={RouterLink}
+            to={`/calls/${callId}/proposals/${row.id}/`}
+            size="small"
+            variant="outlined"
+            aria-label={`${label} ${row.proposalName}`}
+            sx={{ whiteSpace: 'nowrap' }}
+          >
+            {label}
+          </Button>
+        );
+      },
+    },
+  ];
+
+  let content;
+  if (proposals.isPending) {
+    content = <LoadingView label="Loading proposals…" />;
+  } else if (proposals.isError) {
+    content = <LoadFailedView error={proposals.error} onRetry={() => void proposals.refetch()} />;
+  } else if (proposals.data.total === 0) {
+    content = (
+      <EmptyState>
+        {q ? `No proposal matches “${q}”.` : 'There are no proposals here that you can see yet.'}
+      </EmptyState>
+    );
+  } else {
+    content = (
+      <DataTable
+        label={`Proposals of ${call.data.name}`}
+        columns={columns}
+        state={table}
+        serverPage={proposals.data}
+        rowKey={(row) => row.id}
+      />
+    );
+  }
+
+  return (
+    <>
+      <BackLink to={`/calls/${callId}/`}>{call.data.name}</BackLink>
+      <PageHeading
+        actions={
+          call.data.abilities.addProposal && (
+            <Button
+              component={RouterLink}
+              to={`/calls/${callId}/new`}
+              variant="contained"
+              startIcon={<AddIcon />}
+            >
+              Add Proposal
+            </Button>
+          )
+        }
+      >
+        {`Proposals of ${call.data.name}`}
+      </PageHeading>
+      <Box sx={{ mb: 2 }}>
+        <SearchField label="Search proposals" value={table.q} onChange={table.setQuery} />
+      </Box>
+      {content}
+    </>
+  );
+}

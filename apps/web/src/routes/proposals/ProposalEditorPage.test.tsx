@@ -1,0 +1,573 @@
+import type { LockState, ProposalDetail } from '@merit/contract';
+import { LOCK_POLL_MS, proposalMessages } from '@merit/domain';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  makeFormOrder,
+  makeProposal,
+  readerAbilities,
+} from '../../features/proposals/proposals.fixtures';
+import { makeUser } from '../../test/fixtures';
+import {
+  AFTER_NAVIGATION,
+  apiCalls,
+  renderApp,
+  sentBody,
+  stubApi,
+  type ApiHandler,
+} from '../../test/render-app';
+
+const PATH = '/calls/12/proposals/30/';
+const ADA_HOLDS_IT: LockState = { holderId: 7, holder: 'Ada Lovelace' };
+
+interface SaveBody {
+  formId: number;
+  index: number;
+  hash: number;
+  singleSave: boolean;
+  validate: boolean;
+  data: Record<string, unknown>;
+}
+
+/**
+ * The proposal's API as the server keeps it: saves land in `responses`, and the next
+ * GET /proposals/30/ sends them back. `answers` adds or replaces routes.
+ */
+function stubEditor(
+  proposal: Partial<ProposalDetail> = {},
+  answers: Parameters<typeof stubApi>[0] = {},
+) {
+  const responses: ProposalDetail['responses'] = { ...proposal.responses };
+  const save: ApiHandler = ({ body }) => {
+    const { formId, index, data } = body as SaveBody;
+    const key = String(formId);
+    if (formId === 3) {
+      const entries = [...((responses[key] as Record<string, unknown>[] | undefined) ?? [])];
+      entries[index] = data;
+      responses[key] = entries;
+    } else responses[key] = data;
+    return {
+      body: {
+        proposalId: 30,
+        author: 'Ada Lovelace',
+        authorId: 7,
+        formId,
+        index,
+        lastModified: '2026-03-03T00:00:00.000Z',
+      },
+    };
+  };
+  return stubApi({
+    'GET /user_details/': { body: makeUser() },
+    'GET /proposals/30/': () => ({ body: makeProposal({ ...proposal, responses }) }),
+    'GET /proposal_form_order/12/': { body: makeFormOrder() },
+    'GET /lock/30/': { body: ADA_HOLDS_IT },
+    'DELETE /lock/30/': { status: 204 },
+    'POST /proposal_responses/': save,
+    ...answers,
+  });
+}
+
+type FetchStub = ReturnType<typeof stubApi>;
+
+/** The bodies of every save sent, in order. */
+function saves(fetchStub: FetchStub): SaveBody[] {
+  return fetchStub.mock.calls
+    .filter(
+      ([input, init]) => init?.method === 'POST' && String(input).includes('/proposal_responses/'),
+    )
+    .map(([, init]) => JSON.parse(String(init!.body)) as SaveBody);
+}
+
+const count = (fetchStub: FetchStub, call: string) =>
+  apiCalls(fetchStub).filter((made) => made === call).length;
+
+async function openEditor(path = PATH) {
+  const view = renderApp(path, { token: 'k' });
+  await screen.findByRole('heading', { name: 'Dark matter survey' }, AFTER_NAVIGATION);
+  return view;
+}
+
+const tab = (name: string) => screen.getByRole('tab', { name: new RegExp(`^${name}`) });
+
+// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
+describe('ProposalEditorPage', { timeout: 30_000 }, () => {
+  it('shows a tab per form, marks unsaved changes, and saves the form in view', async () => {
+    const user = userEvent.setup();
+    const fetchStub = stubEditor();
+    await openEditor();
+    expect(screen.getAllByRole('tab').map((item) => item.textContent)).toEqual([
+      'Project Details',
+      'Team Members',
+    ]);
+    // Opening a form is not changing it.
+    expect(tab('Project Details')).toHaveAccessibleName('Project Details');
+
+    await user.type(screen.getByRole('textbox', { name: /Project title/ }), 'Axions');
+    expect(tab('Project Details')).toHaveAccessibleName('Project Details Unsaved changes');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByText('Saved successfully.')).toBeInTheDocument();
+    expect(sentBody(fetchStub, 'POST /proposal_responses/')).toEqual({
+      call: 12,
+      proposalTypeId: 40,
+      proposal: 30,
+      new: false,
+      hash: expect.any(Number),
+      formId: 1,
+      index: 0,
+      singleSave: true,
+      validate: true,
+      data: { title: 'Axions' },
+    });
+    // Only this form: the other tab was not sent.
+    expect(saves(fetchStub)).toHaveLength(1);
+    expect(tab('Project Details')).toHaveAccessibleName('Project Details');
+    expect(screen.getByRole('textbox', { name: /Project title/ })).toHaveValue('Axions');
+  });
+
+  it('saves every form with Save All, one after another under one hash', async () => {
+    const user = userEvent.setup();
+    const fetchStub = stubEditor({
+      responses: { '3': [{ full_name: 'Vera Rubin' }] },
+    });
+    await openEditor();
+    await user.type(screen.getByRole('textbox', { name: /Project title/ }), 'Axions');
+    await user.click(tab('Team Members'));
+    await user.click(screen.getByRole('button', { name: 'Add Another' }));
+    await user.type(screen.getAllByRole('textbox', { name: /Full name/ })[1]!, 'Fritz Zwicky');
+
+    await user.click(screen.getByRole('button', { name: 'Save All' }));
+    expect(await screen.findByText('Saved successfully.')).toBeInTheDocument();
+    const sent = saves(fetchStub);
+    // The saved, unchanged first entry is not sent again.
+    expect(sent.map(({ formId, index, data }) => ({ formId, index, data }))).toEqual([
+      { formId: 1, index: 0, data: { title: 'Axions' } },
+      { formId: 3, index: 1, data: { full_name: 'Fritz Zwicky' } },
+    ]);
+    expect(new Set(sent.map(({ hash }) => hash)).size).toBe(1);
+    expect(sent[0]!.hash).toBeGreaterThanOrEqual(0);
+    expect(sent[0]!.hash).toBeLessThan(2 ** 31);
+    expect(sent.every(({ singleSave }) => !singleSave)).toBe(true);
+  });
+
+  it('shows the failing form’s tab with the spec’s message, and sends nothing of it', async () => {
+    const user = userEvent.setup();
+    const fetchStub = stubEditor();
+    await openEditor();
+    await user.click(tab('Team Members'));
+    await user.type(screen.getByRole('textbox', { name: /Full name/ }), 'Vera Rubin');
+
+    await user.click(screen.getByRole('button', { name: 'Save All' }));
+    // The empty Project title stops its form; the other is saved.
+    expect(await screen.findByText(proposalMessages.saveFailed)).toBeInTheDocument();
+    expect(tab('Project Details')).toHaveAttribute('aria-selected', 'true');
+    expect(tab('Project Details')).toHaveAccessibleName('Project Details Has errors');
+    expect(screen.getAllByText('Project title is required.')).not.toHaveLength(0);
+    expect(saves(fetchStub).map(({ formId }) => formId)).toEqual([3]);
+    expect(screen.queryByText('Saved successfully.')).not.toBeInTheDocument();
+
+    // Each error clears as it is fixed.
+    await user.type(screen.getByRole('textbox', { name: /Project title/ }), 'Axions');
+    expect(screen.queryByText('Project title is required.')).not.toBeInTheDocument();
+  });
+
+  it('shows the server’s field messages when it refuses a save', async () => {
+    const user = userEvent.setup();
+    stubEditor(
+      {},
+      {
+        'POST /proposal_responses/': {
+          status: 400,
+          body: {
+            detail: proposalMessages.saveFailed,
+            code: 'validation_error',
+            fields: { title: ['Project title must not start with a space.'] },
+          },
+        },
+      },
+    );
+    await openEditor();
+    await user.type(screen.getByRole('textbox', { name: /Project title/ }), ' Axions');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByText(proposalMessages.saveFailed)).toBeInTheDocument();
+    const field = screen.getByRole('textbox', { name: /Project title/ });
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getAllByText('Project title must not start with a space.')).not.toHaveLength(0);
+  });
+
+  it('saves a work in progress without checks when the switch is off', async () => {
+    const user = userEvent.setup();
+    const fetchStub = stubEditor();
+    await openEditor();
+    await user.type(screen.getByRole('textbox', { name: /Summary/ }), 'Half a thought');
+    await user.click(screen.getByRole('switch', { name: 'Check answers when saving' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByText('Saved successfully.')).toBeInTheDocument();
+    expect(saves(fetchStub)).toMatchObject([
+      { formId: 1, validate: false, data: { summary: 'Half a thought' } },
+    ]);
+  });
+
+  it('adds entries to a multi-entry form, and deletes one after asking', async () => {
+    const user = userEvent.setup();
+    const fetchStub = stubEditor(
+      { responses: { '3': [{ full_name: 'Vera Rubin' }, { full_name: 'Fritz Zwicky' }] } },
+      { 'DELETE /delete_multi_form/': { status: 204 } },
+    );
+    await openEditor(`${PATH}?tab=3`);
+    expect(screen.getByRole('button', { name: 'Entry 1' })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
+    expect(screen.getByRole('button', { name: 'Entry 2' })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Delete entry 2' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete this entry?' });
+    expect(dialog).toHaveTextContent(proposalMessages.deleteEntryConfirm);
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.queryByRole('button', { name: 'Entry 2' })).not.toBeInTheDocument();
+    expect(sentBody(fetchStub, 'DELETE /delete_multi_form/')).toEqual({
+      callId: 12,
+      proposalId: 30,
+      formId: 3,
+      formIndex: 1,
+    });
+    // The last entry stays: its Delete is disabled.
+    expect(screen.getByRole('button', { name: 'Delete entry 1' })).toBeDisabled();
+
+    // An entry added and not saved yet goes without asking the server.
+    await user.click(screen.getByRole('button', { name: 'Add Another' }));
+    expect(tab('Team Members')).toHaveAccessibleName('Team Members Unsaved changes');
+    await user.click(screen.getByRole('button', { name: 'Delete entry 2' }));
+    await user.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }),
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.queryByRole('button', { name: 'Entry 2' })).not.toBeInTheDocument();
+    expect(count(fetchStub, 'DELETE /delete_multi_form/')).toBe(1);
+    expect(tab('Team Members')).toHaveAccessibleName('Team Members');
+  });
+
+  it('keeps a textarea to its word limit and counts the words', async () => {
+    stubEditor();
+    await openEditor();
+    const summary = screen.getByRole('textbox', { name: /Summary/ });
+    expect(summary).toHaveAccessibleDescription('0 / 5 words');
+
+    fireEvent.change(summary, { target: { value: 'one two  three\nfour five six seven' } });
+    expect(summary).toHaveValue('one two  three\nfour five ');
+    expect(summary).toHaveAccessibleDescription('5 / 5 words');
+  });
+
+  it('is read-only, with a badge naming the holder, while someone else holds the lock', async () => {
+    stubEditor({}, { 'GET /lock/30/': { body: { holderId: 9, holder: 'Grace Hopper' } } });
+    await openEditor();
+    expect(await screen.findByText('Locked by Grace Hopper')).toBeInTheDocument();
+    expect(screen.getByText(proposalMessages.locked('Grace Hopper'))).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /Project title/ })).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: 'Proposal Name' })).not.toBeInTheDocument();
+    // Submitting is the lock holder's to wait for too.
+    await userEvent.click(screen.getByRole('button', { name: 'Manage' }));
+    expect(
+      within(screen.getByRole('menu'))
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Manage Collaborators']);
+  });
+
+  it('shows the answers read-only, and never takes the lock, to someone who may not edit', async () => {
+    const fetchStub = stubEditor({
+      responses: { '1': { title: 'Axions' } },
+      abilities: readerAbilities,
+      state: 'Submitted',
+      stateVal: 1,
+    });
+    await openEditor();
+    expect(screen.getByRole('textbox', { name: /Project title/ })).toHaveValue('Axions');
+    expect(screen.getByRole('textbox', { name: /Project title/ })).toBeDisabled();
+    expect(screen.getByText(proposalMessages.submitted)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save All' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Manage' })).not.toBeInTheDocument();
+    expect(count(fetchStub, 'GET /lock/30/')).toBe(0);
+  });
+
+  it('renews the lock every 5 s, waits again after a save, and gives it back on leaving', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const fetchStub = stubEditor();
+    const view = await openEditor();
+    await waitFor(() => expect(count(fetchStub, 'GET /lock/30/')).toBe(1));
+
+    await act(() => vi.advanceTimersByTimeAsync(LOCK_POLL_MS));
+    await waitFor(() => expect(count(fetchStub, 'GET /lock/30/')).toBe(2));
+
+    // A save part-way through the wait starts it again.
+    await act(() => vi.advanceTimersByTimeAsync(LOCK_POLL_MS / 2));
+    await user.type(screen.getByRole('textbox', { name: /Project title/ }), 'A');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Saved successfully.');
+    await act(() => vi.advanceTimersByTimeAsync(LOCK_POLL_MS - 100));
+    expect(count(fetchStub, 'GET /lock/30/')).toBe(2);
+    await act(() => vi.advanceTimersByTimeAsync(200));
+    await waitFor(() => expect(count(fetchStub, 'GET /lock/30/')).toBe(3));
+
+    await act(() => view.router.navigate('/calls/12/'));
+    await waitFor(() => expect(count(fetchStub, 'DELETE /lock/30/')).toBe(1));
+    const release = fetchStub.mock.calls.find(([, init]) => init?.method === 'DELETE');
+    // So that it is still sent when the leaving is the tab closing.
+    expect(release![1]).toMatchObject({ keepalive: true });
+  });
+
+  it('opens the answers for editing, as last saved, once the lock holder leaves', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let holder: LockState = { holderId: 9, holder: 'Grace Hopper' };
+    let responses: ProposalDetail['responses'] = {};
+    stubEditor(
+      {},
+      {
+        'GET /lock/30/': () => ({ body: holder }),
+        'GET /proposals/30/': () => ({ body: makeProposal({ responses }) }),
+      },
+    );
+    await openEditor();
+    expect(await screen.findByText('Locked by Grace Hopper')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /Project title/ })).toBeDisabled();
+
+    // Grace saved a title and left.
+    responses = { '1': { title: 'Comet dust' } };
+    holder = ADA_HOLDS_IT;
+    await act(() => vi.advanceTimersByTimeAsync(LOCK_POLL_MS));
+    await waitFor(() =>
+      expect(screen.getByRole('textbox', { name: /Project title/ })).toHaveValue('Comet dust'),
+    );
+    expect(screen.getByRole('textbox', { name: /Project title/ })).toBeEnabled();
+    expect(screen.queryByText('Locked by Grace Hopper')).not.toBeInTheDocument();
+  });
+
+  it('gives the lock back when the tab is closed', async () => {
+    const fetchStub = stubEditor();
+    await openEditor();
+    await waitFor(() => expect(count(fetchStub, 'GET /lock/30/')).toBe(1));
+    window.dispatchEvent(new Event('pagehide'));
+    await waitFor(() => expect(count(fetchStub, 'DELETE /lock/30/')).toBe(1));
+  });
+
+  it('asks before leaving unsaved changes, in the app and as the tab closes', async () => {
+    const user = userEvent.setup();
+    stubEditor();
+    const view = await openEditor();
+    await user.type(screen.getByRole('textbox', { name: /Project title/ }), 'Axions');
+
+    const unload = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(unload);
+    expect(unload.defaultPrevented).toBe(true);
+
+    await user.click(screen.getByRole('link', { name: 'Proposals' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave without saving?' });
+    expect(dialog).toHaveTextContent('Your changes to Project Details are not saved.');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(view.location()).toBe(PATH);
+    expect(screen.getByRole('textbox', { name: /Project title/ })).toHaveValue('Axions');
+
+    // Another tab of forms is no leaving.
+    await user.click(tab('Team Members'));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('link', { name: 'Proposals' }));
+    await user.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Leave' }),
+    );
+    await waitFor(() => expect(view.location()).toBe('/calls/12/proposals/'));
+  });
+
+  it('saves the form in view with Ctrl+S and Cmd+S', async () => {
+    const user = userEvent.setup();
+    const fetchStub = stubEditor();
+    await openEditor();
+    await user.type(screen.getByRole('textbox', { name: /Project title/ }), 'Axions');
+    await user.keyboard('{Control>}s{/Control}');
+    expect(await screen.findByText('Saved successfully.')).toBeInTheDocument();
+    expect(saves(fetchStub)).toMatchObject([{ formId: 1, data: { title: 'Axions' } }]);
+
+    await user.type(screen.getByRole('textbox', { name: /Project title/ }), ' survey');
+    await user.keyboard('{Meta>}s{/Meta}');
+    await waitFor(() => expect(saves(fetchStub)).toHaveLength(2));
+    expect(saves(fetchStub)[1]).toMatchObject({ data: { title: 'Axions survey' } });
+  });
+
+  it('renames the proposal', async () => {
+    const user = userEvent.setup();
+    let proposalName = 'Dark matter survey';
+    const fetchStub = stubEditor(
+      {},
+      {
+        'GET /proposals/30/': () => ({ body: makeProposal({ proposalName }) }),
+        'POST /update_proposal_name/': ({ body }) => {
+          proposalName = (body as { name: string }).name;
+          return { body: makeProposal({ proposalName }) };
+        },
+      },
+    );
+    await openEditor();
+    const name = screen.getByRole('textbox', { name: 'Proposal Name' });
+    await user.clear(name);
+    await user.type(name, 'Axion survey');
+    await user.click(screen.getByRole('button', { name: 'Update' }));
+
+    expect(await screen.findByRole('heading', { name: 'Axion survey' })).toBeInTheDocument();
+    expect(sentBody(fetchStub, 'POST /update_proposal_name/')).toEqual({
+      callId: 12,
+      isNew: false,
+      proposalId: 30,
+      name: 'Axion survey',
+      type: 40,
+    });
+  });
+
+  it('adds collaborators by hash, with the server’s refusal in red, and removes them', async () => {
+    const user = userEvent.setup();
+    let collaborators: ProposalDetail['collaborators'] = [];
+    const fetchStub = stubEditor(
+      {},
+      {
+        'GET /proposals/30/': () => ({ body: makeProposal({ collaborators }) }),
+        'POST /collaborators/': ({ body }) => {
+          if ((body as { hash: string }).hash !== 'Gr4ceH0pp3') {
+            return {
+              status: 400,
+              body: {
+                detail: 'The request is not valid. Check the highlighted fields.',
+                code: 'validation_error',
+                fields: { hash: [proposalMessages.hashUnknown] },
+              },
+            };
+          }
+          const grace = { id: 9, name: 'Grace Hopper', email: 'grace@example.org' };
+          collaborators = [grace];
+          return { status: 201, body: grace };
+        },
+        'DELETE /collaborators/': () => {
+          collaborators = [];
+          return { status: 204 };
+        },
+      },
+    );
+    await openEditor();
+    await user.click(screen.getByRole('button', { name: 'Manage' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Manage Collaborators' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Manage Collaborators' });
+    expect(dialog).toHaveTextContent('This proposal has no collaborators yet.');
+
+    const hash = within(dialog).getByRole('textbox', { name: 'Collaborator hash' });
+    await user.type(hash, 'Xx0000000x');
+    await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+    const errors = await within(dialog).findByRole('alert');
+    expect(errors).toHaveTextContent(`Collaborator hash: ${proposalMessages.hashUnknown}`);
+    expect(hash).toHaveAccessibleDescription(proposalMessages.hashUnknown);
+
+    await user.clear(hash);
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+    await user.type(hash, 'Gr4ceH0pp3');
+    await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+    const list = await within(dialog).findByRole('list', { name: 'Collaborators' });
+    expect(list).toHaveTextContent('Grace Hopper');
+    expect(sentBody(fetchStub, 'POST /collaborators/')).toEqual({
+      proposalId: 30,
+      hash: 'Xx0000000x',
+    });
+
+    await user.click(within(dialog).getByRole('button', { name: 'Remove Grace Hopper' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Remove this collaborator?' })).getByRole(
+        'button',
+        { name: 'Remove' },
+      ),
+    );
+    expect(
+      await within(dialog).findByText('This proposal has no collaborators yet.'),
+    ).toBeVisible();
+    expect(sentBody(fetchStub, 'DELETE /collaborators/')).toEqual({ proposalId: 30, userId: 9 });
+  });
+
+  it('submits after asking, and lists the forms to fix when the server refuses', async () => {
+    const user = userEvent.setup();
+    const fetchStub = stubEditor(
+      {},
+      {
+        'POST /proposal_state/': {
+          status: 400,
+          body: {
+            detail: proposalMessages.invalidForms,
+            code: 'invalid_forms',
+            fields: { '1': ['Project title is required.'], '3': ['Full name is required.'] },
+          },
+        },
+      },
+    );
+    await openEditor();
+    await user.click(screen.getByRole('button', { name: 'Manage' }));
+    expect(
+      within(screen.getByRole('menu'))
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Manage Collaborators', 'Submit Proposal', 'Delete Proposal']);
+    await user.click(screen.getByRole('menuitem', { name: 'Submit Proposal' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Submit this proposal?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Submit Proposal' }));
+
+    const problems = await screen.findByText(proposalMessages.invalidForms);
+    const list = problems.closest('[role="alert"]')!;
+    expect(list).toHaveTextContent('Project Details: Project title is required.');
+    expect(list).toHaveTextContent('Team Members: Full name is required.');
+    expect(sentBody(fetchStub, 'POST /proposal_state/')).toEqual({ proposalId: 30, state: 1 });
+  });
+
+  it('retracts a submitted proposal after asking, and opens it for editing again', async () => {
+    const user = userEvent.setup();
+    let submitted = true;
+    const fetchStub = stubEditor(
+      {},
+      {
+        'GET /proposals/30/': () => ({
+          body: submitted
+            ? makeProposal({
+                state: 'Submitted',
+                stateVal: 1,
+                abilities: { ...readerAbilities, retract: true, manageCollaborators: true },
+              })
+            : makeProposal(),
+        }),
+        'POST /proposal_state/': () => {
+          submitted = false;
+          return { body: makeProposal() };
+        },
+      },
+    );
+    await openEditor();
+    expect(screen.getByRole('textbox', { name: /Project title/ })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Manage' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Retract Proposal' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Retract this proposal?' })).getByRole(
+        'button',
+        { name: 'Retract Proposal' },
+      ),
+    );
+
+    expect(
+      await screen.findByText('The proposal has been retracted: it is a draft again.'),
+    ).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.getByRole('textbox', { name: /Project title/ })).toBeEnabled(),
+    );
+    expect(sentBody(fetchStub, 'POST /proposal_state/')).toEqual({ proposalId: 30, state: 0 });
+  });
+});
