@@ -111,6 +111,7 @@ describe("a call's proposal list, in SQL and in the domain", () => {
     let seenSomewhere = 0;
     let hiddenSomewhere = 0;
     let reviewedSomewhere = 0;
+    let editableSomewhere = 0;
     for (const who of PERSONAS) {
       const user = people[who];
       const actor = await loadActor(app.db, user.id, user.isAdmin);
@@ -133,7 +134,14 @@ describe("a call's proposal list, in SQL and in the domain", () => {
             reviewerIds: p.reviewed ? [reviewer.id] : [],
             assignedReviewerIds: [],
           });
-        return [{ id: p.id, state: proposalStateName(p.stateVal, reviewed) }];
+        return [
+          {
+            id: p.id,
+            state: proposalStateName(p.stateVal, reviewed),
+            editable:
+              decide('proposal.lock', actor, { ...resource, hasReviews: false }, now) === true,
+          },
+        ];
       });
 
       const res = await app.inject({
@@ -143,17 +151,20 @@ describe("a call's proposal list, in SQL and in the domain", () => {
       });
       expect(res.statusCode, res.body).toBe(200);
       const page = res.json() as { items: CallProposal[]; total: number };
-      const listed = page.items.map((i) => ({ id: i.id, state: i.state }));
+      const listed = page.items.map((i) => ({ id: i.id, state: i.state, editable: i.editable }));
       const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
       expect(listed.sort(byId), who).toEqual(expected.sort(byId));
       expect(page.total, who).toBe(expected.length);
       seenSomewhere += expected.length;
       hiddenSomewhere += made.length - expected.length;
       reviewedSomewhere += expected.filter((e) => e.state === 'Reviewed').length;
+      editableSomewhere += expected.filter((e) => e.editable).length;
     }
     // Each answer occurs, so the comparison means something.
     expect(seenSomewhere).toBeGreaterThan(0);
     expect(hiddenSomewhere).toBeGreaterThan(0);
     expect(reviewedSomewhere).toBeGreaterThan(0);
+    expect(editableSomewhere).toBeGreaterThan(0);
+    expect(editableSomewhere).toBeLessThan(seenSomewhere);
   });
 });

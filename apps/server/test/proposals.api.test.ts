@@ -752,6 +752,28 @@ describe('the editing lock', () => {
     expect((await d.author.call('GET', `/lock/${d.id}/`)).json().holderId).toBe(d.author.user.id);
   });
 
+  it("is renewed by its holder's saves, so a busy editor keeps it between polls", async () => {
+    const d = await draft();
+    const collaborator = await addCollaborator(d);
+    await d.author.call('GET', `/lock/${d.id}/`);
+    // Saving for 50 s without a poll in between: each save renews the 30-second lease.
+    for (let second = 10; second <= 50; second += 10) {
+      ctx.clock.advance(10_000);
+      expect(
+        (await save(d, d.author.call, forms.project, { title: `At ${second} s` })).statusCode,
+      ).toBe(200);
+    }
+    ctx.clock.advance(LOCK_LEASE_MS - 1);
+    expect((await collaborator.call('GET', `/lock/${d.id}/`)).json().holderId).toBe(
+      d.author.user.id,
+    );
+    // A collaborator's save (after the lease ran out) does not renew the author's lease.
+    ctx.clock.advance(1);
+    expect((await collaborator.call('GET', `/lock/${d.id}/`)).json().holderId).toBe(
+      collaborator.user.id,
+    );
+  });
+
   it('has exactly one holder among 100 concurrent requests from two editors', async () => {
     const d = await draft();
     const collaborator = await addCollaborator(d);

@@ -98,6 +98,11 @@ export const callProposal = z.object({
   state: z.enum(PROPOSAL_STATES),
   stateVal: z.number().int(),
   lastModified: dateTime,
+  /**
+   * The caller may edit it, unless someone else holds its lock at that moment: the
+   * domain's `proposal.lock` rule, so the list offers Edit or View as the editor will open.
+   */
+  editable: z.boolean(),
 });
 export type CallProposal = z.infer<typeof callProposal>;
 

@@ -76,7 +76,7 @@ export function presentProposal(
 }
 
 /** A row of a call's proposal list; `reviewed` is already false for callers who may not know. */
-export const presentCallProposal = (row: CallProposalRow): CallProposal => ({
+export const presentCallProposal = (row: CallProposalRow, editable: boolean): CallProposal => ({
   id: row.id,
   proposalName: row.name,
   proposalTypeId: row.proposalTypeId,
@@ -85,6 +85,7 @@ export const presentCallProposal = (row: CallProposalRow): CallProposal => ({
   authorId: row.authorId,
   ...stateOf(row.stateVal, row.reviewed),
   lastModified: row.updatedAt.toISOString(),
+  editable,
 });
 
 /** A row of the caller's own proposals: never Reviewed, since they are the caller's own. */

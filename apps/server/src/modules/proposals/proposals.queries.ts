@@ -192,12 +192,28 @@ export async function insertProposal(
 }
 
 /** lastModified moves with every change to the proposal, its answers or its people. */
-export async function touchProposal(tx: Tx, id: number, now: Date) {
-  await tx.update(proposals).set({ updatedAt: now }).where(eq(proposals.id, id));
-}
-
-export async function renameProposal(tx: Tx, id: number, name: string, now: Date) {
-  await tx.update(proposals).set({ name, updatedAt: now }).where(eq(proposals.id, id));
+/**
+ * Marks a change to the proposal (lastModified) by `actorId`; when they hold the lock,
+ * the change also renews its lease, so someone saving busily never loses it between
+ * the editor's lock polls, which restart after each save (spec section 4).
+ */
+export async function touchProposal(
+  tx: Tx,
+  id: number,
+  actorId: number,
+  now: Date,
+  changes: { name?: string } = {},
+) {
+  await tx
+    .update(proposals)
+    .set({
+      ...changes,
+      updatedAt: now,
+      lockExpiresAt: sql`case when ${proposals.lockHolderId} = ${actorId}
+        then ${new Date(now.getTime() + LOCK_LEASE_MS).toISOString()}::timestamptz
+        else ${proposals.lockExpiresAt} end`,
+    })
+    .where(eq(proposals.id, id));
 }
 
 // --- Forms and answers ----------------------------------------------------------------
@@ -593,6 +609,43 @@ export async function callProposalPage(
     total: counted[0]?.total ?? 0,
     rows: rows.map((r) => ({ ...r, reviewed: Boolean(r.reviewed) })),
   };
+}
+
+/**
+ * For a page of a call's proposals: each one's collaborators, and each author's extension
+ * windows on the call, in two queries.
+ */
+export async function teamsAndWindows(
+  tx: Tx,
+  callId: number,
+  proposalIds: number[],
+  authorIds: number[],
+): Promise<{ collaborators: Map<number, number[]>; windows: Map<number, TimeWindow[]> }> {
+  const [team, extended] = await Promise.all([
+    tx
+      .select({
+        proposalId: proposalCollaborators.proposalId,
+        userId: proposalCollaborators.userId,
+      })
+      .from(proposalCollaborators)
+      .where(inArray(proposalCollaborators.proposalId, proposalIds)),
+    tx
+      .select({
+        userId: extensions.userId,
+        commencement: extensions.commencement,
+        termination: extensions.termination,
+      })
+      .from(extensions)
+      .where(
+        and(eq(extensions.callId, callId), inArray(extensions.userId, [...new Set(authorIds)])),
+      ),
+  ]);
+  const collaborators = new Map<number, number[]>();
+  for (const row of team)
+    collaborators.set(row.proposalId, [...(collaborators.get(row.proposalId) ?? []), row.userId]);
+  const windows = new Map<number, TimeWindow[]>();
+  for (const row of extended) windows.set(row.userId, [...(windows.get(row.userId) ?? []), row]);
+  return { collaborators, windows };
 }
 
 /** The caller's own proposals, as author or collaborator, across calls, newest change first. */

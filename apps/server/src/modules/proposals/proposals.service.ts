@@ -28,6 +28,7 @@ import {
   validationMessages,
   type Action,
   type FieldErrors,
+  type TimeWindow,
 } from '@merit/domain';
 import type { z } from 'zod';
 import { addToAuditBatch } from '../../lib/audit.js';
@@ -36,7 +37,7 @@ import { conflict, HttpError, invalid, notFound } from '../../lib/http-errors.js
 import { enqueueMail } from '../../lib/mail-job.js';
 import { pageOf } from '../../lib/pages.js';
 import type { ReadWork, Work } from '../../lib/work.js';
-import { callResource, extensionsOfActor, findCall } from '../calls/calls.queries.js';
+import { callResource, extensionsOfActor, findCall, type CallRow } from '../calls/calls.queries.js';
 import { callNotFound } from '../calls/calls.service.js';
 import { answerErrors } from './proposal-answers.js';
 import {
@@ -66,12 +67,13 @@ import {
   proposalOfRetriedSave,
   recordSave,
   releaseLock,
-  renameProposal,
   removeEntry,
   responsesOf,
   shareCall,
   takeLock,
   teamOf,
+  teamsAndWindows,
+  type CallProposalRow,
   touchProposal,
   typeOfCall,
   userByHash,
@@ -126,7 +128,51 @@ export async function getCallProposals(
   const own = await extensionsOfActor(work.tx, work.actor.id, call.id);
   authorize(work.actor, 'call.view', callResource(call, own), work.now);
   const { total, rows } = await callProposalPage(work.tx, work.actor, call, query, work.now);
-  return pageOf(query, total, rows.map(presentCallProposal));
+  const editable = await editableOf(work, call, own, rows);
+  return pageOf(
+    query,
+    total,
+    rows.map((row) => presentCallProposal(row, editable.has(row.id))),
+  );
+}
+
+/**
+ * The page's rows the caller may edit (but for a lock someone may hold at the moment),
+ * by the domain's `proposal.lock` rule: two queries for the whole page, not one per row.
+ */
+async function editableOf(
+  work: ReadWork,
+  call: CallRow,
+  actorExtensions: readonly TimeWindow[],
+  rows: readonly CallProposalRow[],
+): Promise<Set<number>> {
+  const drafts = rows.filter((row) => row.stateVal === PROPOSAL_STATE.draft);
+  if (drafts.length === 0) return new Set();
+  const { collaborators, windows } = await teamsAndWindows(
+    work.tx,
+    call.id,
+    drafts.map((row) => row.id),
+    drafts.map((row) => row.authorId),
+  );
+  const editable = drafts.filter(
+    (row) =>
+      decide(
+        'proposal.lock',
+        work.actor,
+        {
+          call,
+          authorId: row.authorId,
+          collaboratorIds: collaborators.get(row.id) ?? [],
+          stateVal: row.stateVal,
+          authorExtensions: windows.get(row.authorId) ?? [],
+          actorExtensions,
+          lock: null,
+          hasReviews: false,
+        },
+        work.now,
+      ) === true,
+  );
+  return new Set(editable.map((row) => row.id));
 }
 
 // --- Creating and naming -----------------------------------------------------------------
@@ -195,7 +241,7 @@ export async function saveProposalName(
   if (problems.length > 0) throw invalid({ name: problems });
   const name = input.name.trim();
   if (name !== proposal.name) {
-    await renameProposal(work.tx, proposal.id, name, work.now);
+    await touchProposal(work.tx, proposal.id, work.actor.id, work.now, { name });
     await work.audit({
       action: 'proposal.rename',
       entityId: proposal.id,
@@ -290,7 +336,7 @@ export async function saveResponse(
   const applied = await recordSave(tx, key, now);
   if (applied) {
     await writeEntry(tx, { ...key, data: input.data, by: work.actor.id, now });
-    await touchProposal(tx, proposal.id, now);
+    await touchProposal(tx, proposal.id, work.actor.id, now);
     const batch = {
       action: 'proposal.save' as const,
       entityId: proposal.id,
@@ -333,7 +379,7 @@ export async function deleteEntry(work: Work, input: MultiFormEntryDelete): Prom
     formId: form.id,
     index: input.formIndex,
   });
-  await touchProposal(tx, proposal.id, now);
+  await touchProposal(tx, proposal.id, work.actor.id, now);
   await work.audit({
     action: 'proposal.delete_entry',
     entityId: proposal.id,
@@ -367,7 +413,7 @@ export async function addCollaborator(
   if (collaborators.some((c) => c.id === person.id))
     throw invalid({ hash: [proposalMessages.alreadyCollaborator] });
   await insertCollaborator(work.tx, proposal.id, person.id);
-  await touchProposal(work.tx, proposal.id, work.now);
+  await touchProposal(work.tx, proposal.id, work.actor.id, work.now);
   const before = collaborators.map((c) => c.id);
   await work.audit({
     action: 'proposal.add_collaborator',
@@ -392,7 +438,7 @@ export async function removeCollaborator(work: Work, input: CollaboratorRemove):
   );
   if (!(await deleteCollaborator(work.tx, proposal.id, input.userId)))
     throw notFound(proposalMessages.notCollaborator);
-  await touchProposal(work.tx, proposal.id, work.now);
+  await touchProposal(work.tx, proposal.id, work.actor.id, work.now);
   const before = collaborators.map((c) => c.id);
   await work.audit({
     action: 'proposal.remove_collaborator',

@@ -136,6 +136,7 @@ export function makeCallProposal(overrides: Partial<CallProposal> = {}): CallPro
     state: 'Draft',
     stateVal: 0,
     lastModified: '2026-03-02T00:00:00.000Z',
+    editable: true,
     ...overrides,
   };
 }

@@ -18,12 +18,14 @@ const theirs = makeCallProposal({
   author: 'Grace Hopper',
   authorId: 9,
   proposalTypeName: 'Rapid access',
+  editable: false,
 });
 const submitted = makeCallProposal({
   id: 32,
   proposalName: 'Baryon acoustics',
   state: 'Submitted',
   stateVal: 1,
+  editable: false,
 });
 
 // Each test walks through pages that load lazily: slow on a busy machine, not stuck.
@@ -47,7 +49,7 @@ describe('CallProposalsPage', { timeout: 20_000 }, () => {
         .getAllByRole('columnheader')
         .map((cell) => cell.textContent),
     ).toEqual(['Type', 'Name', 'Proposal Author', 'State', 'View']);
-    // The chair edits their own draft, and views everyone else's proposals.
+    // Edit where the server says the caller may edit; View everywhere else.
     expect(
       within(table).getByRole('link', { name: 'Edit Proposal Dark matter survey' }),
     ).toHaveAttribute('href', '/calls/12/proposals/30/');

@@ -1,4 +1,4 @@
-import type { CallDetail, CallProposal } from '@merit/contract';
+import type { CallProposal } from '@merit/contract';
 import AddIcon from '@mui/icons-material/Add';
 import { Box, Button } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
@@ -13,7 +13,6 @@ import { DataTable, type Column } from '../../components/table/DataTable';
 import { useTableState } from '../../components/table/use-table-state';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { useIdParam } from '../../components/use-id-param';
-import { useCurrentUser } from '../../features/auth/session-hooks';
 import { useCall } from '../../features/calls/calls.api';
 import { useCallProposals } from '../../features/proposals/proposals.api';
 
@@ -28,16 +27,6 @@ const COLUMNS: readonly Column<CallProposal>[] = [
 ];
 
 /**
- * Edit or View (spec section 2, Proposal list). The rows carry no abilities, so this
- * reads the rule from what they do carry: a draft is editable by its author, and by a
- * collaborator, who is the only other non-chair that sees a draft. The editor itself
- * goes by the server's abilities, so a wrong guess shows a read-only proposal.
- */
-function mayEdit(row: CallProposal, userId: number, call: CallDetail): boolean {
-  return row.stateVal === 0 && (row.authorId === userId || !call.abilities.manage);
-}
-
-/**
  * /calls/{callId}/proposals/: the proposals of the call that the caller may see. The
  * server searches, sorts (by name until asked otherwise) and pages; the address keeps all
  * of it, so Back from a proposal returns to the same rows.
@@ -49,7 +38,6 @@ export default function CallProposalsPage() {
 }
 
 function CallProposalsView({ callId }: { callId: number }) {
-  const user = useCurrentUser();
   const call = useCall(callId);
   const table = useTableState(COLUMNS, { defaultSort: { key: 'name', direction: 'asc' } });
   const q = useDebouncedValue(table.q.trim(), SEARCH_DELAY_MS);
@@ -66,7 +54,8 @@ function CallProposalsView({ callId }: { callId: number }) {
       header: 'View',
       action: true,
       cell: (row) => {
-        const label = mayEdit(row, user.id, call.data) ? 'Edit Proposal' : 'View Proposal';
+        // Spec section 2, Proposal list: Edit or View, as the server says the caller may.
+        const label = row.editable ? 'Edit Proposal' : 'View Proposal';
         return (
           <Button
             component={RouterLink}
