@@ -39,4 +39,23 @@ describe('FormPreview', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('These answers are valid.');
     expect(within(screen.getByRole('alert')).getByRole('button', { name: 'Close' })).toBeVisible();
   });
+
+  it('shows a word-limited textarea as authors will see it, counting and keeping to the limit', () => {
+    render(
+      <FormPreview
+        schema={{
+          type: 'object',
+          properties: { summary: { type: 'string', title: 'Summary' } },
+        }}
+        uiSchema={{ summary: { 'ui:widget': 'textarea', 'ui:options': { maxWords: 3 } } }}
+        formData={undefined}
+      />,
+    );
+    const summary = screen.getByRole('textbox', { name: 'Summary' });
+    expect(screen.getByText('0 / 3 words')).toBeInTheDocument();
+    fireEvent.change(summary, { target: { value: 'one two three four five' } });
+    // Cut where the fourth word starts: what follows the third word is kept as typed.
+    expect(summary).toHaveValue('one two three ');
+    expect(screen.getByText('3 / 3 words')).toBeInTheDocument();
+  });
 });

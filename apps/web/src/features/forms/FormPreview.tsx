@@ -1,11 +1,8 @@
 import { formMessages } from '@merit/domain';
-import { Alert, Box, Divider, Stack, Typography } from '@mui/material';
-import { RichDescription } from '@rjsf/core';
-import Form from '@rjsf/mui';
-import type { DescriptionFieldProps, RJSFSchema, TitleFieldProps, UiSchema } from '@rjsf/utils';
+import { Alert, Box } from '@mui/material';
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { Component, useState, type ReactNode } from 'react';
-import { readableErrors } from './json-schema/error-messages';
-import { formValidator } from './json-schema/rjsf-validator';
+import { SchemaForm } from './schema-form/SchemaForm';
 
 interface FormPreviewProps {
   /** A schema that passed `schemaProblem`. */
@@ -38,20 +35,14 @@ function PreviewForm({ schema, uiSchema, formData }: FormPreviewProps) {
           These answers are valid. The preview does not save them.
         </Alert>
       )}
-      <Form
+      <SchemaForm
         schema={schema}
         uiSchema={uiSchema}
         formData={formData}
-        validator={formValidator}
-        transformErrors={readableErrors}
-        // The browser's own validation would stop the submit before the form's error
-        // list shows (ARCHITECTURE.md).
-        noHtml5Validate
         showErrorList="top"
         // Quiet until the first check; after it, each answer clears its own error as it is
         // fixed, rather than the errors of the last check staying until the next.
         liveValidate={attempted ? 'onChange' : false}
-        templates={{ TitleFieldTemplate, DescriptionFieldTemplate }}
         onChange={() => setChecked(false)}
         onSubmit={() => {
           setAttempted(true);
@@ -64,40 +55,6 @@ function PreviewForm({ schema, uiSchema, formData }: FormPreviewProps) {
         }}
       />
     </>
-  );
-}
-
-/**
- * The MUI theme's title, as an `h3`: the preview (and each tab of the proposal editor)
- * sits under the page's `h2`, and the theme's `h5` would skip heading levels for
- * screen-reader users.
- */
-export function TitleFieldTemplate({ id, title, optionalDataControl }: TitleFieldProps) {
-  return (
-    <Box id={id} sx={{ mb: 1, mt: 1 }}>
-      <Stack direction="row" sx={{ alignItems: 'center' }}>
-        <Typography variant="h5" component="h3" sx={{ flexGrow: 1 }}>
-          {title}
-        </Typography>
-        {optionalDataControl}
-      </Stack>
-      <Divider />
-    </Box>
-  );
-}
-
-/** The MUI theme's description as text: the theme's `subtitle2` would make it an `h6`. */
-export function DescriptionFieldTemplate({
-  id,
-  description,
-  registry,
-  uiSchema,
-}: DescriptionFieldProps) {
-  if (!description) return null;
-  return (
-    <Typography id={id} variant="subtitle2" component="div" sx={{ mt: 0.625 }}>
-      <RichDescription description={description} registry={registry} uiSchema={uiSchema} />
-    </Typography>
   );
 }
 

@@ -1,13 +1,6 @@
-import Form from '@rjsf/mui';
 import type { ErrorSchema } from '@rjsf/utils';
-import { DescriptionFieldTemplate, TitleFieldTemplate } from '../../forms/FormPreview';
-import { readableErrors } from '../../forms/json-schema/error-messages';
-import { formValidator } from '../../forms/json-schema/rjsf-validator';
+import { SchemaForm } from '../../forms/schema-form/SchemaForm';
 import type { Answers, EditorForm } from './editor-state';
-import { WordLimitedTextarea } from './WordLimitedTextarea';
-
-const widgets = { TextareaWidget: WordLimitedTextarea };
-const templates = { TitleFieldTemplate, DescriptionFieldTemplate };
 
 interface AnswersFormProps {
   form: EditorForm;
@@ -22,10 +15,9 @@ interface AnswersFormProps {
 }
 
 /**
- * One form's answers (or one entry's), rendered from its schema by react-jsonschema-form
- * with the app's CSP-safe validator. The editor checks the answers itself when they are
- * saved, and hands the errors in (`errors`), so a form does not need to be on screen to
- * be checked by Save All.
+ * One form's answers (or one entry's), rendered from its schema as every form of the app
+ * is (SchemaForm). The editor checks the answers itself when they are saved, and hands the
+ * errors in (`errors`), so a form does not need to be on screen to be checked by Save All.
  */
 export function AnswersForm({
   form,
@@ -37,28 +29,22 @@ export function AnswersForm({
   onSave,
 }: AnswersFormProps) {
   return (
-    <Form
+    <SchemaForm
       schema={form.schema}
       uiSchema={form.uiSchema}
       formData={answers}
       idPrefix={idPrefix}
-      validator={formValidator}
-      transformErrors={readableErrors}
       extraErrors={errors}
       // The editor's Save checks the answers (or, with checks switched off, does not).
       noValidate
-      // The browser's own validation would stop the submit before the form's (ARCHITECTURE.md).
-      noHtml5Validate
       // The tab lists the errors above the forms; each field shows its own.
       showErrorList={false}
       readonly={readOnly}
-      widgets={widgets}
-      templates={templates}
       onChange={(event) => onChange((event.formData ?? {}) as Answers)}
       onSubmit={onSave}
     >
       {/* The tab's Save buttons replace the form's own Submit. */}
       <></>
-    </Form>
+    </SchemaForm>
   );
 }

@@ -5,7 +5,7 @@ import type { ChangeEvent } from 'react';
 import { countWords, maxWordsOption, truncateWords } from './word-limit';
 
 /**
- * The textarea of proposal forms (`"ui:widget": "textarea"`). With `ui:options.maxWords`
+ * The textarea of every form rendered from a definition (`"ui:widget": "textarea"`). With `ui:options.maxWords`
  * it keeps the text to that many words, and shows how many it holds: `12 / 300 words`
  * (spec section 5). Without it, or read-only (where the count would only be greyed-out
  * noise), it is the MUI theme's textarea.
