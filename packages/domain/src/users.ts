@@ -17,6 +17,11 @@ export const userLookupMessages = {
   tooShort: `Type at least ${USER_LOOKUP_MIN_LENGTH} characters of a name or username, or a whole email address.`,
 } as const;
 
+/** A person's name as people read it: first and last name, or the username without them. */
+export function personName(firstName: string, lastName: string, username: string): string {
+  return `${firstName} ${lastName}`.trim() || username;
+}
+
 /** Length of the collaborator hash (spec section 9). */
 export const USER_HASH_LENGTH = 10;
 

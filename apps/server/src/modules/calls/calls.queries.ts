@@ -6,6 +6,7 @@ import {
   type CallResource,
   type CommitteeActor,
   type TimeWindow,
+  personName,
 } from '@merit/domain';
 import { and, asc, desc, eq, exists, gte, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
@@ -266,7 +267,7 @@ export async function loadExtensions(
   return rows.map((r) => ({
     id: r.id,
     userId: r.userId,
-    userName: `${r.firstName} ${r.lastName}`.trim() || r.username,
+    userName: personName(r.firstName, r.lastName, r.username),
     commencement: r.commencement.toISOString(),
     termination: r.termination.toISOString(),
     reason: r.reason,

@@ -5,6 +5,7 @@ import {
   isRoleCurrent,
   validateCommittee,
   type CommitteeRoleName,
+  personName,
 } from '@merit/domain';
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
@@ -45,10 +46,6 @@ export async function findCommittee(db: Tx, id: number): Promise<Committee | und
   return row;
 }
 
-/** First and last name as people read them, or the username when both are empty. */
-const displayName = (u: { firstName: string; lastName: string; username: string }) =>
-  `${u.firstName} ${u.lastName}`.trim() || u.username;
-
 /** The committee's current members (a role is current while now is in its period), by name. */
 export async function currentMembers(
   db: Tx,
@@ -77,7 +74,7 @@ export async function currentMembers(
     .map((r) => ({
       roleId: r.roleId,
       userId: r.userId,
-      name: displayName(r),
+      name: personName(r.firstName, r.lastName, r.username),
       email: r.email,
       is_active: r.isActive,
       role: r.role as CommitteeRoleName,

@@ -22,7 +22,7 @@ import {
   sql,
   type SQL,
 } from 'drizzle-orm';
-import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/client.js';
 import {
   calls,
@@ -40,6 +40,7 @@ import {
 import { offsetOf, orderOf } from '../../lib/pages.js';
 import { reviewedSql, type CallRow } from '../calls/calls.queries.js';
 import type { AnswerForm } from './proposal-answers.js';
+import { containing, personNameSql } from '../../lib/sql.js';
 
 export type ProposalRow = typeof proposals.$inferSelect;
 
@@ -50,9 +51,7 @@ export interface Person {
   email: string;
 }
 
-/** A user's name as people read it: first and last name, or the username when both are empty. */
-const nameOf = (table: { firstName: AnyPgColumn; lastName: AnyPgColumn; username: AnyPgColumn }) =>
-  sql<string>`coalesce(nullif(trim(${table.firstName} || ' ' || ${table.lastName}), ''), ${table.username})`;
+const nameOf = personNameSql;
 
 const lockHolders = alias(users, 'lock_holders');
 
@@ -513,9 +512,6 @@ export async function currentLock(tx: Tx, id: number, now: Date) {
 
 // --- Lists ------------------------------------------------------------------------------
 
-/** `%` and `_` typed into the search box mean themselves, not LIKE wildcards. */
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-
 export interface CallProposalRow {
   id: number;
   name: string;
@@ -554,7 +550,7 @@ export async function callProposalPage(
     ? sql<boolean>`(${reviewedSql} and not ${own})`
     : sql<boolean>`false`;
   const authorName = nameOf(users);
-  const pattern = query.q ? `%${escapeLike(query.q)}%` : null;
+  const pattern = query.q ? containing(query.q) : null;
   const where = and(
     eq(proposals.callId, call.id),
     visible[scope.rows],

@@ -16,11 +16,9 @@ import type { Work } from '../../lib/work.js';
 import { revokeUserTokens } from '../auth/tokens.js';
 import { userDetailsOf } from '../users/users.details.js';
 import type { UserRow } from '../users/users.service.js';
+import { containing } from '../../lib/sql.js';
 
 export const userNotFound = 'There is no user with this id.';
-
-/** `%` and `_` typed into the search box mean themselves, not LIKE wildcards. */
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 const summaryColumns = {
   id: users.id,
@@ -39,7 +37,7 @@ const summaryColumns = {
  * or full name, email or institution contains `q` (any case), in the order asked for.
  */
 export async function listUsers(db: Tx, query: ListQuery): Promise<Page<UserSummary>> {
-  const pattern = query.q ? `%${escapeLike(query.q)}%` : null;
+  const pattern = query.q ? containing(query.q) : null;
   const where = pattern
     ? or(
         ilike(users.username, pattern),

@@ -1,8 +1,10 @@
+import { personName } from '@merit/domain';
 import { and, asc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { newPassword, newUserHash } from '../../lib/secrets.js';
+import { containing } from '../../lib/sql.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUser = Omit<typeof users.$inferInsert, 'id' | 'hash' | 'passwordHash'> & {
@@ -120,7 +122,7 @@ export async function ensureFirstAdmin(
  * whole address: the picker must not let anyone collect addresses a few letters at a time.
  */
 export async function lookUpUsers(db: Tx, q: string) {
-  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = containing(q);
   const exactEmail = eq(sql`lower(${users.email})`, q.toLowerCase());
   const rows = await db
     .select({
@@ -146,7 +148,7 @@ export async function lookUpUsers(db: Tx, q: string) {
     .limit(20);
   return rows.map((r) => ({
     id: r.id,
-    name: `${r.firstName} ${r.lastName}`.trim() || r.username,
+    name: personName(r.firstName, r.lastName, r.username),
     username: r.username,
     email: r.emailMatched ? r.email : null,
   }));
