@@ -98,6 +98,9 @@ export function makeFormOrder(): FormOrder {
           version: '1.0',
           jsonSchema: {
             type: 'object',
+            // Headed by the form's name already: the editor leaves this title out.
+            title: 'Team members',
+            description: 'Everyone who works on the project.',
             required: ['full_name'],
             properties: { full_name: { type: 'string', title: 'Full name' } },
           },

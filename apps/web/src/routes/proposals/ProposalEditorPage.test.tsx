@@ -224,6 +224,17 @@ describe('ProposalEditorPage', { timeout: 30_000 }, () => {
       'true',
     );
     expect(screen.getByRole('button', { name: 'Entry 2' })).toBeInTheDocument();
+    // Each entry is a region named by its summary, which controls it.
+    const second = screen.getByRole('region', { name: 'Entry 2' });
+    expect(screen.getByRole('button', { name: 'Entry 2' })).toHaveAttribute(
+      'aria-controls',
+      second.id,
+    );
+    expect(within(second).getByRole('textbox', { name: /Full name/ })).toHaveValue('Fritz Zwicky');
+    // One heading for the form (its name); the schema's title is not repeated under it,
+    // its description is kept.
+    expect(screen.getAllByRole('heading', { name: /team members/i })).toHaveLength(1);
+    expect(screen.getAllByText('Everyone who works on the project.')).not.toHaveLength(0);
 
     await user.click(screen.getByRole('button', { name: 'Delete entry 2' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete this entry?' });

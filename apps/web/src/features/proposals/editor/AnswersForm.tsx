@@ -1,6 +1,15 @@
-import type { ErrorSchema } from '@rjsf/utils';
+import type { ErrorSchema, UiSchema } from '@rjsf/utils';
 import { SchemaForm } from '../../forms/schema-form/SchemaForm';
 import type { Answers, EditorForm } from './editor-state';
+
+/**
+ * The form's own title is left out: the panel already heads the form with its name, and
+ * a schema's title (often the same words) would stand as a second heading beneath it.
+ * The form's description stays.
+ */
+function withoutRootTitle(uiSchema: UiSchema): UiSchema {
+  return { ...uiSchema, 'ui:title': '' };
+}
 
 interface AnswersFormProps {
   form: EditorForm;
@@ -31,7 +40,7 @@ export function AnswersForm({
   return (
     <SchemaForm
       schema={form.schema}
-      uiSchema={form.uiSchema}
+      uiSchema={withoutRootTitle(form.uiSchema)}
       formData={answers}
       idPrefix={idPrefix}
       extraErrors={errors}

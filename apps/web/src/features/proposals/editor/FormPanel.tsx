@@ -67,6 +67,8 @@ export function FormPanel({
     />
   );
 
+  const entryId = (key: string | number) => `form-${form.id}-entry-${key}`;
+
   return (
     <>
       <Typography variant="h5" component="h2" sx={{ mb: 2 }}>
@@ -76,14 +78,25 @@ export function FormPanel({
       {form.multi ? (
         <Box sx={{ mb: 2 }}>
           {entries.map((item, index) => (
-            <Accordion key={item.key} defaultExpanded disableGutters variant="outlined">
-              <AccordionSummary expandIcon={<ExpandMoreIcon />}>
+            <Accordion
+              key={item.key}
+              defaultExpanded
+              disableGutters
+              variant="outlined"
+              // The entry's region is named by its summary ("Entry 2"), for screen readers.
+              slotProps={{ region: { 'aria-labelledby': `${entryId(item.key)}-summary` } }}
+            >
+              <AccordionSummary
+                id={`${entryId(item.key)}-summary`}
+                aria-controls={`${entryId(item.key)}-details`}
+                expandIcon={<ExpandMoreIcon />}
+              >
                 <Typography component="span" sx={{ fontWeight: 500 }}>
                   Entry {index + 1}
                 </Typography>
                 <ChangeMarks unsaved={isEntryDirty(item)} errors={item.errors !== null} />
               </AccordionSummary>
-              <AccordionDetails>
+              <AccordionDetails id={`${entryId(item.key)}-details`}>
                 {answersOf(item)}
                 {!readOnly && (
                   <Button
