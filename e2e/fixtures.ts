@@ -139,7 +139,41 @@ async function watchForProblems(page: Page): Promise<string[]> {
   return problems;
 }
 
-export const test = base.extend({
+/**
+ * What a test's page reported, and the accessibility of the page it ended on: a journey
+ * whose screens all looked right still fails on either.
+ */
+async function checkWhenDone(page: Page, problems: string[], testInfo: TestInfo): Promise<void> {
+  // A test that already failed keeps its own error; what the page reported may explain it.
+  if (testInfo.status !== testInfo.expectedStatus) {
+    if (problems.length > 0) {
+      await testInfo.attach('browser errors', { body: problems.join('\n\n') });
+    }
+    return;
+  }
+  if (problems.length > 0) {
+    throw new Error(
+      `The browser reported ${problems.length} error(s) during the test:\n\n` +
+        problems.join('\n\n'),
+    );
+  }
+  // Whatever page a test ends on is checked too, so none slips through unchecked.
+  if (page.isClosed() || !page.url().startsWith('http')) return;
+  const contentType = await page.evaluate(() => document.contentType).catch(() => 'unknown');
+  if (contentType !== 'text/html') return;
+  await checkA11y(page, testInfo);
+}
+
+interface JourneyFixtures {
+  /**
+   * Opens another browser, with cookies and storage of its own, for a second person who
+   * uses the app at the same time as the one in `page`. Its page gets the same checks as
+   * `page`: errors it reports and the accessibility of the page it ends on fail the test.
+   */
+  openBrowser: () => Promise<Page>;
+}
+
+export const test = base.extend<JourneyFixtures>({
   // The server's address is known only once global setup has started it, after
   // the config was read, so it comes from the environment here.
   // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern
@@ -150,23 +184,33 @@ export const test = base.extend({
   page: async ({ page }, use, testInfo) => {
     const problems = await watchForProblems(page);
     await use(page);
-    // A test that already failed keeps its own error; what the page reported may explain it.
-    if (testInfo.status !== testInfo.expectedStatus) {
-      if (problems.length > 0) {
-        await testInfo.attach('browser errors', { body: problems.join('\n\n') });
-      }
-      return;
+    await checkWhenDone(page, problems, testInfo);
+  },
+
+  openBrowser: async (
+    { browser, baseURL, viewport, deviceScaleFactor, locale, timezoneId, colorScheme },
+    use,
+    testInfo,
+  ) => {
+    const opened: { page: Page; problems: string[] }[] = [];
+    await use(async () => {
+      // The options the config gives `page`'s browser, so both people see the same app.
+      const context = await browser.newContext({
+        baseURL,
+        viewport,
+        deviceScaleFactor,
+        locale,
+        timezoneId,
+        colorScheme,
+      });
+      const page = await context.newPage();
+      opened.push({ page, problems: await watchForProblems(page) });
+      return page;
+    });
+    try {
+      for (const { page, problems } of opened) await checkWhenDone(page, problems, testInfo);
+    } finally {
+      await Promise.all(opened.map(({ page }) => page.context().close()));
     }
-    if (problems.length > 0) {
-      throw new Error(
-        `The browser reported ${problems.length} error(s) during the test:\n\n` +
-          problems.join('\n\n'),
-      );
-    }
-    // Whatever page a test ends on is checked too, so none slips through unchecked.
-    if (page.isClosed() || !page.url().startsWith('http')) return;
-    const contentType = await page.evaluate(() => document.contentType).catch(() => 'unknown');
-    if (contentType !== 'text/html') return;
-    await checkA11y(page, testInfo);
   },
 });

@@ -19,6 +19,9 @@ const INITIAL_ADMIN = {
   password: 'E2e-Admin-Passw0rd!',
 };
 
+/** What scripts/ensure-built.mjs builds: the manual, the web app, the server. */
+export type BuildTarget = 'docs' | 'web' | 'server';
+
 /**
  * Starts one server for the whole run and returns its teardown. With
  * MERIT_E2E_BASE_URL already set (and the admin's MERIT_E2E_ADMIN_* variables),
@@ -26,14 +29,19 @@ const INITIAL_ADMIN = {
  * that read mail need its MERIT_E2E_DATA_DIR too, and no SMTP_URL on it.
  */
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
+  // Everything the server serves (the web app, the Help PDF), not just the server, as
+  // `npm start` builds it: `npm run test:e2e` may run without `npm test`'s build step.
+  return setUpServer(['docs', 'web', 'server']);
+}
+
+/** Builds `targets` when they are stale, starts the server, and returns its teardown. */
+export async function setUpServer(targets: readonly BuildTarget[]): Promise<() => Promise<void>> {
   if (process.env[E2E_ENV.baseUrl]) {
     console.log(`e2e: using the server at ${process.env[E2E_ENV.baseUrl]}`);
     return async () => {};
   }
 
-  // Everything the server serves (the web app, the Help PDF), not just the server, as
-  // `npm start` builds it: `npm run test:e2e` may run without `npm test`'s build step.
-  const built = spawnSync(process.execPath, ['scripts/ensure-built.mjs'], {
+  const built = spawnSync(process.execPath, ['scripts/ensure-built.mjs', ...targets], {
     cwd: REPO_ROOT,
     stdio: 'inherit',
   });

@@ -76,11 +76,15 @@ async function solvedCaptcha(): Promise<string> {
 
 /**
  * Registers a user, follows the link of the verification mail, and returns the
- * verified user, who holds no role yet.
+ * verified user, who holds no role yet. The username is the first name with a unique
+ * suffix, unless `username` is given (the manual's screenshots show one as a person
+ * would choose it, on a server of their own).
  */
-export async function registerVerifiedUser(firstName: string, lastName: string): Promise<TestUser> {
-  const suffix = uniqueSuffix();
-  const username = `${firstName.toLowerCase()}-${suffix}`;
+export async function registerVerifiedUser(
+  firstName: string,
+  lastName: string,
+  { username = `${firstName.toLowerCase()}-${uniqueSuffix()}`, institution = 'E2E Institute' } = {},
+): Promise<TestUser> {
   const email = `${username}@example.test`;
   // Unlike the username, which the server's similarity rule would refuse.
   const password = `Quartz-Harbour-${Math.random().toString(36).slice(2, 8)}-7!`;
@@ -90,7 +94,7 @@ export async function registerVerifiedUser(firstName: string, lastName: string):
       email,
       first_name: firstName,
       last_name: lastName,
-      institution: 'E2E Institute',
+      institution,
       gender: 'FEMALE',
       phone_number: '+61 2 9999 0000',
       password1: password,
@@ -157,7 +161,8 @@ export async function giveRole(
   });
 }
 
-interface FormExample {
+/** A form as the form builder saves it: its type, its two schemas and its options. */
+export interface FormDefinition {
   type: number;
   jsonSchema: Record<string, unknown>;
   uiSchema: Record<string, unknown>;
@@ -181,24 +186,18 @@ export const FORM_TYPE_LABELS: Record<number, string> = {
   5: 'Proposal Resource Multi Form',
 };
 
-/**
- * Makes a form name and version 1 of a form of `type` (0 proposal, 2 review), from the
- * builder's ready-made example of that type.
- */
-export async function createForm(
+/** Makes a form name and version 1 of the form `definition` describes. */
+export async function createFormFrom(
   adminToken: string,
-  type: 0 | 2,
   displayName: string,
+  definition: FormDefinition,
 ): Promise<CreatedForm> {
-  const examples = await api<FormExample[]>('GET', '/form_examples/', { token: adminToken });
-  const example = examples.find((candidate) => candidate.type === type);
-  if (!example) throw new Error(`The server offers no example form of type ${type}.`);
   const formName = await api<{ id: number }>('POST', '/form_names/', {
     token: adminToken,
     body: {
       name: `${displayName.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`,
       display_name: displayName,
-      type,
+      type: definition.type,
     },
   });
   const version = '1';
@@ -208,12 +207,27 @@ export async function createForm(
       isNew: true,
       name: formName.id,
       version,
-      jsonSchema: example.jsonSchema,
-      uiSchema: example.uiSchema,
-      options: example.options ?? null,
+      jsonSchema: definition.jsonSchema,
+      uiSchema: definition.uiSchema,
+      options: definition.options ?? null,
     },
   });
-  return { id: form.id, displayName, version, type };
+  return { id: form.id, displayName, version, type: definition.type };
+}
+
+/**
+ * Makes a form name and version 1 of a form of `type` (0 proposal, 2 review), from the
+ * builder's ready-made example of that type.
+ */
+export async function createForm(
+  adminToken: string,
+  type: 0 | 2,
+  displayName: string,
+): Promise<CreatedForm> {
+  const examples = await api<FormDefinition[]>('GET', '/form_examples/', { token: adminToken });
+  const example = examples.find((candidate) => candidate.type === type);
+  if (!example) throw new Error(`The server offers no example form of type ${type}.`);
+  return createFormFrom(adminToken, displayName, example);
 }
 
 /** How the wizard's form choosers label a form. */

@@ -1,6 +1,6 @@
 import { registerVerifiedUser } from '../calls-support/api';
-import type { Page } from '@playwright/test';
 import { adminCredentials, checkA11y, expect, logIn, test } from '../fixtures';
+import { dismissNotification } from '../support/pages';
 
 /** Distinguishes this run's committee and form names from any other run's. */
 const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -20,17 +20,6 @@ const FIXED_SCHEMA = JSON.stringify(
   null,
   2,
 );
-
-/**
- * Reads the confirmation in the top-right corner and closes it, as a person would: left
- * to close itself, it could be fading out just as an accessibility check runs.
- */
-async function dismissNotification(page: Page, message: string): Promise<void> {
-  const notification = page.getByRole('alert').filter({ hasText: message });
-  await expect(notification).toBeVisible();
-  await notification.getByRole('button', { name: 'Close' }).click();
-  await expect(notification).toBeHidden();
-}
 
 test('the admin sets up a committee, gives a user a role on it and builds a form', async ({
   page,

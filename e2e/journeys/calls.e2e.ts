@@ -8,7 +8,8 @@ import {
   type CreatedForm,
 } from '../calls-support/api';
 import { createCallsWorld, type CallsWorld } from '../calls-support/world';
-import { checkA11y, expect, logIn, test, type Credentials } from '../fixtures';
+import { checkA11y, expect, test } from '../fixtures';
+import { dismissNotification, logInAs, openManageMenu } from '../support/pages';
 
 /*
  * Calls for proposals (spec section 2: Call lists, the wizard, Call detail, Call
@@ -25,28 +26,6 @@ test.beforeAll(async () => {
   test.setTimeout(90_000);
   world = await createCallsWorld();
 });
-
-async function logInAs(page: Page, user: Credentials): Promise<void> {
-  await page.goto('/auth/login');
-  await logIn(page, user);
-  await expect(page).not.toHaveURL(/\/auth\/login/);
-  await dismissNotification(page, 'Logged in.');
-}
-
-/**
- * The notification on screen says `message`; the journey closes it, as a person may.
- * Left alone it fades out 5 s later, and an accessibility check that caught it
- * half-faded would fail on the colour contrast of a message that is on its way out.
- * Found as assistive technology finds it: a notification that an open dialog hid from
- * it (aria-hidden) fails here.
- */
-async function dismissNotification(page: Page, message: string): Promise<void> {
-  const notification = page.getByRole('alert').filter({ hasText: message });
-  await expect(notification).toBeVisible();
-  await expect(notification).toHaveText(message);
-  await notification.getByRole('button', { name: 'Close' }).click();
-  await expect(notification).toBeHidden();
-}
 
 /** Opens Call for Proposals from the side menu, on the Current list. */
 async function openCallList(page: Page): Promise<void> {
@@ -74,14 +53,6 @@ async function expectDetail(page: Page, label: string, value: string | RegExp): 
     .getByRole('row')
     .filter({ has: page.getByRole('rowheader', { name: label, exact: true }) });
   await expect(row.getByRole('cell')).toHaveText(value);
-}
-
-/** Opens the call page's Manage menu and returns it. */
-async function openManageMenu(page: Page): Promise<Locator> {
-  await page.getByRole('button', { name: 'Manage', exact: true }).click();
-  const menu = page.getByRole('menu', { name: 'Manage' });
-  await expect(menu).toBeVisible();
-  return menu;
 }
 
 /** In a type card of the wizard's forms page, chooses a form and adds it. */

@@ -1,4 +1,5 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, logIn, type Credentials } from '../fixtures';
 
 /**
  * A text field by its label. By role and exact name: a required field's label also
@@ -31,4 +32,35 @@ export async function expectDashboard(page: Page, name: string) {
   await expect(page.getByText(`Welcome, ${name}.`)).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Open calls for proposals' })).toBeVisible();
   await expect(page.getByLabel('Counting open calls…')).toHaveCount(0);
+}
+
+/**
+ * The notification on screen says `message`; the journey closes it, as a person may.
+ * Left alone it fades out 5 s later, and an accessibility check that caught it
+ * half-faded would fail on the colour contrast of a message that is on its way out.
+ * Found as assistive technology finds it: a notification that an open dialog hid from
+ * it (aria-hidden) fails here.
+ */
+export async function dismissNotification(page: Page, message: string): Promise<void> {
+  const notification = page.getByRole('alert').filter({ hasText: message });
+  await expect(notification).toBeVisible();
+  await expect(notification).toHaveText(message);
+  await notification.getByRole('button', { name: 'Close' }).click();
+  await expect(notification).toBeHidden();
+}
+
+/** Logs in from the login page and closes the `Logged in.` notification. */
+export async function logInAs(page: Page, user: Credentials): Promise<void> {
+  await page.goto('/auth/login');
+  await logIn(page, user);
+  await expect(page).not.toHaveURL(/\/auth\/login/);
+  await dismissNotification(page, 'Logged in.');
+}
+
+/** Opens the Manage menu of the page (a call's, a proposal's) and returns it. */
+export async function openManageMenu(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: 'Manage', exact: true }).click();
+  const menu = page.getByRole('menu', { name: 'Manage' });
+  await expect(menu).toBeVisible();
+  return menu;
 }
