@@ -144,6 +144,24 @@ const openForAuthor = (proposal: ProposalResource, now: Date): Decision =>
         proposal.call.closed ? proposalMessages.callClosed : proposalMessages.authorWindowClosed,
       );
 
+/**
+ * May edit but for the lock (who holds it is checked apart, so that whoever may edit can
+ * take the lock): the author or a collaborator, a draft, and submission open for both the
+ * proposal (its author's window) and the person editing (theirs).
+ */
+const mayEditButForLock = (actor: CommitteeActor, proposal: ProposalResource, now: Date) =>
+  allOf(
+    () => canSee(actor, proposal, now),
+    () => (isProposalTeam(actor, proposal) ? true : forbidden(proposalMessages.editorsOnly)),
+    () =>
+      proposal.stateVal === PROPOSAL_STATE.draft ? true : conflict(proposalMessages.submitted),
+    () => openForAuthor(proposal, now),
+    () =>
+      submissionOpenFor(proposal.call, proposal.actorExtensions, now)
+        ? true
+        : conflict(proposalMessages.actorWindowClosed),
+  );
+
 const author = (actor: CommitteeActor, proposal: ProposalResource): Decision =>
   isAuthor(actor, proposal) ? true : forbidden(proposalMessages.authorOnly);
 
@@ -162,15 +180,7 @@ export const proposalPolicy = definePolicy<ProposalResource>()({
    */
   edit: (actor, proposal, now) =>
     allOf(
-      () => canSee(actor, proposal, now),
-      () => (isProposalTeam(actor, proposal) ? true : forbidden(proposalMessages.editorsOnly)),
-      () =>
-        proposal.stateVal === PROPOSAL_STATE.draft ? true : conflict(proposalMessages.submitted),
-      () => openForAuthor(proposal, now),
-      () =>
-        submissionOpenFor(proposal.call, proposal.actorExtensions, now)
-          ? true
-          : conflict(proposalMessages.actorWindowClosed),
+      () => mayEditButForLock(actor, proposal, now),
       () => notLocked(actor, proposal, now),
     ),
   /** The author, on a draft, while submission is open for it, and not locked by someone else. */
@@ -219,18 +229,7 @@ export const proposalPolicy = definePolicy<ProposalResource>()({
    * Taking the editing lock: whoever may edit but for the lock itself. Anyone else who
    * sees the proposal is told who holds it, and never takes it.
    */
-  lock: (actor, proposal, now) =>
-    allOf(
-      () => canSee(actor, proposal, now),
-      () => (isProposalTeam(actor, proposal) ? true : forbidden(proposalMessages.editorsOnly)),
-      () =>
-        proposal.stateVal === PROPOSAL_STATE.draft ? true : conflict(proposalMessages.submitted),
-      () => openForAuthor(proposal, now),
-      () =>
-        submissionOpenFor(proposal.call, proposal.actorExtensions, now)
-          ? true
-          : conflict(proposalMessages.actorWindowClosed),
-    ),
+  lock: mayEditButForLock,
 });
 
 export type ProposalAbilities = { [A in keyof typeof proposalPolicy]: boolean };

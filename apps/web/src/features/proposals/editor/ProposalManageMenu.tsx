@@ -1,6 +1,4 @@
-import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
-import { Button, Menu, MenuItem } from '@mui/material';
-import { useId, useState } from 'react';
+import { ManageMenu } from '../../../components/ManageMenu';
 
 export type ProposalAction = 'collaborators' | 'submit' | 'retract' | 'delete';
 
@@ -22,43 +20,9 @@ export function ProposalManageMenu({
   actions: readonly ProposalAction[];
   onSelect: (action: ProposalAction) => void;
 }) {
-  const id = useId();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  if (actions.length === 0) return null;
   return (
-    <>
-      <Button
-        id={`${id}-button`}
-        variant="contained"
-        endIcon={<ArrowDropDownIcon />}
-        aria-haspopup="menu"
-        aria-controls={anchor ? `${id}-menu` : undefined}
-        aria-expanded={anchor ? 'true' : undefined}
-        onClick={(event) => setAnchor(event.currentTarget)}
-      >
-        Manage
-      </Button>
-      <Menu
-        id={`${id}-menu`}
-        anchorEl={anchor}
-        open={anchor !== null}
-        onClose={() => setAnchor(null)}
-        slotProps={{ list: { 'aria-labelledby': `${id}-button` } }}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-      >
-        {actions.map((action) => (
-          <MenuItem
-            key={action}
-            onClick={() => {
-              setAnchor(null);
-              onSelect(action);
-            }}
-          >
-            {LABELS[action]}
-          </MenuItem>
-        ))}
-      </Menu>
-    </>
+    <ManageMenu
+      items={actions.map((action) => ({ label: LABELS[action], onSelect: () => onSelect(action) }))}
+    />
   );
 }
