@@ -7,3 +7,4 @@ export * from './admin.js';
 export * from './forms.js';
 export * from './calls.js';
 export * from './proposals.js';
+export * from './files.js';

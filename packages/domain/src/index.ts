@@ -13,3 +13,4 @@ export * from './forms/index.js';
 export * from './proposals/index.js';
 export * from './permissions/policy.js';
 export * from './permissions/policies.js';
+export * from './files/index.js';

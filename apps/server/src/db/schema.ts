@@ -535,3 +535,53 @@ export const jobs = pgTable(
       .where(sql`${t.failedAt} is null`),
   ],
 );
+
+/**
+ * Files attached to proposals (issue 12): an attachment, or the answer to a form's file
+ * field (`formId` and `field`). The bytes live in the file storage under `storageKey`,
+ * which the server makes up; `name` is the uploader's, for display only.
+ */
+export const proposalFiles = pgTable(
+  'proposal_files',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    proposalId: integer('proposal_id')
+      .notNull()
+      .references(() => proposals.id, { onDelete: 'cascade' }),
+    storageKey: varchar('storage_key', { length: 100 }).notNull(),
+    name: varchar('name', { length: 255 }).notNull(),
+    size: integer('size').notNull(),
+    contentType: varchar('content_type', { length: 200 }).notNull(),
+    formId: integer('form_id').references(() => forms.id, { onDelete: 'restrict' }),
+    field: varchar('field', { length: 200 }),
+    uploadedBy: integer('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
+    uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('proposal_files_storage_key_idx').on(t.storageKey),
+    index('proposal_files_proposal_idx').on(t.proposalId),
+    check('proposal_files_size_check', sql`${t.size} >= 0`),
+  ],
+);
+
+/**
+ * Single-use download links (issue 12): a ticket opens one file, or one proposal's PDF,
+ * for the user it was made for, once, within a minute. Only its digest is stored.
+ */
+export const downloadTickets = pgTable(
+  'download_tickets',
+  {
+    ticketHash: varchar('ticket_hash', { length: 64 }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** `file` (targetId is a proposal file) or `extract` (targetId is a proposal). */
+    kind: varchar('kind', { length: 10 }).notNull(),
+    targetId: integer('target_id').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('download_tickets_expires_idx').on(t.expiresAt),
+    check('download_tickets_kind_check', sql`${t.kind} in ('file', 'extract')`),
+  ],
+);
