@@ -17,6 +17,11 @@ export const proposalFile = z
     /** Who uploaded it, as people read their name. */
     uploadedBy: z.string(),
     uploaded: dateTime,
+    /**
+     * The tus upload that made it (the last part of the upload's URL), so the browser
+     * that sent it can find the file; null for a file sent as a multipart form.
+     */
+    uploadId: z.string().nullable(),
   })
   .meta({ id: 'ProposalFile' });
 export type ProposalFile = z.infer<typeof proposalFile>;

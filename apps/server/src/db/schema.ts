@@ -556,9 +556,12 @@ export const proposalFiles = pgTable(
     field: varchar('field', { length: 200 }),
     uploadedBy: integer('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
     uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull(),
+    /** The tus upload that made it, so the uploader's browser can find the file it sent. */
+    uploadId: varchar('upload_id', { length: 100 }),
   },
   (t) => [
     uniqueIndex('proposal_files_storage_key_idx').on(t.storageKey),
+    uniqueIndex('proposal_files_upload_idx').on(t.uploadId),
     index('proposal_files_proposal_idx').on(t.proposalId),
     check('proposal_files_size_check', sql`${t.size} >= 0`),
   ],

@@ -18,6 +18,7 @@ CREATE TABLE "proposal_files" (
 	"field" varchar(200),
 	"uploaded_by" integer,
 	"uploaded_at" timestamp with time zone NOT NULL,
+	"upload_id" varchar(100),
 	CONSTRAINT "proposal_files_size_check" CHECK ("proposal_files"."size" >= 0)
 );
 --> statement-breakpoint
@@ -27,4 +28,5 @@ ALTER TABLE "proposal_files" ADD CONSTRAINT "proposal_files_form_id_forms_id_fk"
 ALTER TABLE "proposal_files" ADD CONSTRAINT "proposal_files_uploaded_by_users_id_fk" FOREIGN KEY ("uploaded_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "download_tickets_expires_idx" ON "download_tickets" USING btree ("expires_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "proposal_files_storage_key_idx" ON "proposal_files" USING btree ("storage_key");--> statement-breakpoint
+CREATE UNIQUE INDEX "proposal_files_upload_idx" ON "proposal_files" USING btree ("upload_id");--> statement-breakpoint
 CREATE INDEX "proposal_files_proposal_idx" ON "proposal_files" USING btree ("proposal_id");
