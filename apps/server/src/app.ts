@@ -79,7 +79,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie'],
     },
-    trustProxy: config.trustProxy,
+    // Fastify 5.12 reads a bare hop count as "trust nobody"; this trusts the nearest hops.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     // Keep-alive connections would otherwise hold a shutdown open until they time out.

@@ -91,12 +91,15 @@ describe('loadConfig', () => {
 
 describe('TRUST_PROXY', () => {
   const help =
-    'Write the addresses of the proxies in front of Merit, comma-separated: TRUST_PROXY=10.0.0.2, a range such as 10.0.1.0/24, or loopback for a proxy on this machine.';
+    'Write the addresses of the proxies in front of Merit, comma-separated: TRUST_PROXY=10.0.0.2, a range such as 10.0.1.0/24, or loopback for a proxy on this machine; or, when clients can reach Merit only through its proxies, how many there are: TRUST_PROXY=1 for one.';
 
   it.each([
     ['', false],
     ['false', false],
     ['0', false],
+    ['1', 1],
+    ['2', 2],
+    ['10', 10],
     ['10.0.0.2', ['10.0.0.2']],
     ['10.0.0.2, 10.0.1.0/24,fd00::/8', ['10.0.0.2', '10.0.1.0/24', 'fd00::/8']],
     ['loopback,uniquelocal', ['loopback', 'uniquelocal']],
@@ -113,11 +116,14 @@ describe('TRUST_PROXY', () => {
     },
   );
 
-  it('refuses a hop count, which cannot tell a proxy from a client', () => {
-    expect(errorOf({ TRUST_PROXY: '1' }).message).toBe(
-      `TRUST_PROXY cannot be a number of proxies ("1"): a count cannot tell a proxy from a client that connects directly and sends its own X-Forwarded-For header. ${help}`,
-    );
-  });
+  it.each(['11', '100', '01', '00'])(
+    'refuses the hop count %s: a whole number from 1 to 10, written plainly',
+    (raw) => {
+      expect(errorOf({ TRUST_PROXY: raw }).message).toBe(
+        `TRUST_PROXY as a number of proxies must be a whole number from 1 to 10, but is "${raw}". ${help}`,
+      );
+    },
+  );
 
   it.each([
     ['maybe', 'maybe'],

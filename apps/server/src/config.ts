@@ -25,10 +25,11 @@ export interface Config {
   /** The user manual PDF served as Help. */
   manualPath: string;
   /**
-   * The reverse proxies (addresses, ranges) whose X-Forwarded-For entries are believed;
-   * false when clients connect directly.
+   * The reverse proxies whose X-Forwarded-For entries are believed: their addresses and
+   * ranges, or how many stand in front of Merit (a hop count); false when clients connect
+   * directly.
    */
-  trustProxy: false | string[];
+  trustProxy: false | number | string[];
   /** SMTP server for outgoing mail; when unset, mail is written to DATA_DIR/outbox as .eml files. */
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -146,7 +147,7 @@ function readBoolean(env: Env, name: string, fallback: boolean): boolean {
 /** proxy-addr's names for the private ranges, which Fastify accepts beside addresses. */
 const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 const TRUST_PROXY_HELP =
-  'Write the addresses of the proxies in front of Merit, comma-separated: TRUST_PROXY=10.0.0.2, a range such as 10.0.1.0/24, or loopback for a proxy on this machine.';
+  'Write the addresses of the proxies in front of Merit, comma-separated: TRUST_PROXY=10.0.0.2, a range such as 10.0.1.0/24, or loopback for a proxy on this machine; or, when clients can reach Merit only through its proxies, how many there are: TRUST_PROXY=1 for one.';
 
 function isProxyAddress(entry: string): boolean {
   if (PROXY_RANGE_NAMES.includes(entry)) return true;
@@ -158,9 +159,10 @@ function isProxyAddress(entry: string): boolean {
 }
 
 /**
- * Only addresses: `true` believes whatever X-Forwarded-For a client sends, and a hop
- * count cannot tell a proxy from a client that connects directly and sends the header
- * itself (Fastify 5.12 treats a number as "trust nobody" for that reason).
+ * Proxy addresses, or a hop count. `true` believes whatever X-Forwarded-For a client
+ * sends. A count n believes the last n entries, which the n proxies in front of Merit
+ * appended; a client cannot forge those, provided it cannot bypass the proxies and
+ * connect directly (an address list holds even then).
  */
 function readTrustProxy(env: Env): Config['trustProxy'] {
   const raw = read(env, 'TRUST_PROXY');
@@ -172,10 +174,14 @@ function readTrustProxy(env: Env): Config['trustProxy'] {
     );
   }
   if (/^\d+$/.test(raw)) {
-    throw new ConfigError(
-      'TRUST_PROXY',
-      `cannot be a number of proxies ("${raw}"): a count cannot tell a proxy from a client that connects directly and sends its own X-Forwarded-For header. ${TRUST_PROXY_HELP}`,
-    );
+    // More hops than any real chain of proxies: a larger count is more likely a typo.
+    if (!/^([1-9]|10)$/.test(raw)) {
+      throw new ConfigError(
+        'TRUST_PROXY',
+        `as a number of proxies must be a whole number from 1 to 10, but is "${raw}". ${TRUST_PROXY_HELP}`,
+      );
+    }
+    return Number(raw);
   }
   const entries = raw.split(',').map((entry) => entry.trim());
   const wrong = entries.find((entry) => !isProxyAddress(entry));

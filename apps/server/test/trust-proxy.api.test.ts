@@ -43,6 +43,9 @@ beforeAll(async () => {
   setups.unset = await setUp({});
   // The proxy Merit's connections come from, and one in front of it (a CDN, say).
   setups.proxies = await setUp({ TRUST_PROXY: `${PROXY},${OUTER_PROXY}` });
+  // Hop counts, named by their value: one proxy in front of Merit, or two.
+  setups['1'] = await setUp({ TRUST_PROXY: '1' });
+  setups['2'] = await setUp({ TRUST_PROXY: '2' });
 });
 afterAll(() => Promise.all(Object.values(setups).map(({ ctx }) => ctx.close())));
 
@@ -76,24 +79,39 @@ describe('the client address behind a proxy', () => {
       `${FORGED}, ${CLIENT}, ${OUTER_PROXY}`,
       CLIENT,
     ],
+    ['1', 'takes the address the one proxy appended', PROXY, CLIENT, CLIENT],
+    ['1', 'ignores a forged leftmost entry', PROXY, `${FORGED}, ${CLIENT}`, CLIENT],
+    ['1', 'ignores several forged entries', PROXY, `1.2.3.4, ${FORGED}, ${CLIENT}`, CLIENT],
+    // One hop believes only the nearest proxy: the outer one is taken for the client.
+    ['1', 'counts only the nearest proxy', PROXY, `${CLIENT}, ${OUTER_PROXY}`, OUTER_PROXY],
+    [
+      '2',
+      'takes what the outer proxy appended, ignoring forged entries',
+      PROXY,
+      `${FORGED}, ${CLIENT}, ${OUTER_PROXY}`,
+      CLIENT,
+    ],
   ])('TRUST_PROXY %s %s', async (setup, _what, remoteAddress, forwardedFor, expected) => {
     expect(await clientAddress(setups[setup]!, remoteAddress, forwardedFor)).toBe(expected);
   });
 
-  it('counts each client behind the proxy against the auth limit, whatever hops it forges', async () => {
-    const { ctx } = setups.proxies!;
-    const captcha = (forwardedFor: string) =>
-      ctx.app.inject({
-        method: 'GET',
-        url: '/api/v1/auth/captcha/',
-        remoteAddress: PROXY,
-        headers: { 'x-forwarded-for': forwardedFor },
-      });
-    // AUTH_RATE_LIMIT_PER_IP is 2.
-    expect((await captcha(`1.1.1.1, ${CLIENT}`)).statusCode).toBe(200);
-    expect((await captcha(`2.2.2.2, ${CLIENT}`)).statusCode).toBe(200);
-    expect((await captcha(`3.3.3.3, ${CLIENT}`)).statusCode).toBe(429);
-    // Another client behind the same proxy has its own count.
-    expect((await captcha(OTHER_CLIENT)).statusCode).toBe(200);
-  });
+  it.each(['proxies', '1'])(
+    'TRUST_PROXY %s counts each client behind the proxy against the auth limit, whatever hops it forges',
+    async (setup) => {
+      const { ctx } = setups[setup]!;
+      const captcha = (forwardedFor: string) =>
+        ctx.app.inject({
+          method: 'GET',
+          url: '/api/v1/auth/captcha/',
+          remoteAddress: PROXY,
+          headers: { 'x-forwarded-for': forwardedFor },
+        });
+      // AUTH_RATE_LIMIT_PER_IP is 2.
+      expect((await captcha(`1.1.1.1, ${CLIENT}`)).statusCode).toBe(200);
+      expect((await captcha(`2.2.2.2, ${CLIENT}`)).statusCode).toBe(200);
+      expect((await captcha(`3.3.3.3, ${CLIENT}`)).statusCode).toBe(429);
+      // Another client behind the same proxy has its own count.
+      expect((await captcha(OTHER_CLIENT)).statusCode).toBe(200);
+    },
+  );
 });

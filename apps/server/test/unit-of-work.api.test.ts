@@ -1,10 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
+import Fastify from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { openDatabase } from '../src/db/client.js';
-import { auditLog, jobs } from '../src/db/schema.js';
+import type { App } from '../src/app.js';
+import { openDatabase, type Tx } from '../src/db/client.js';
+import { auditLog, committeeRoles, committees, jobs } from '../src/db/schema.js';
 import { AUDIT_VALUE_CAP, changesBetween } from '../src/lib/audit.js';
 import { createJobRunner, enqueueJob } from '../src/lib/jobs.js';
+import { registerUnitOfWork } from '../src/lib/work.js';
+import { registerErrorHandling } from '../src/plugins/errors.js';
 import { createResponseSerializer } from '../src/plugins/serializer.js';
 import { auditOf, caller } from './admin-fixtures.js';
 import { callPayload, makeCallForms } from './call-fixtures.js';
@@ -94,6 +100,83 @@ describe('concurrent changes to one call', () => {
       .from(auditLog)
       .where(and(eq(auditLog.entityId, call.id), eq(auditLog.action, 'call.close')));
     expect(closes).toHaveLength(1);
+  });
+});
+
+describe('unique and foreign key violations that no service foresaw', () => {
+  const RACE_LOST =
+    'This conflicts with something that was saved at the same moment. Reload and try again.';
+  const REFERENCE_GONE =
+    'Something this change refers to was removed, or something still refers to what it removes. Reload and try again.';
+
+  /**
+   * Writes that break a constraint every time. The services map the violations they
+   * expect to messages of their own (a taken name, a committee in use), so through the
+   * real routes only a race reaches the app's catch-all; these run the same statements
+   * straight away, in the unit of work and the error handling of the app, on this test
+   * file's real database (PGlite, and PostgreSQL when TEST_DATABASE_URL is set).
+   */
+  type Committee = Awaited<ReturnType<typeof makeCommittee>>;
+  interface Write {
+    /** What the write needs, made beforehand (PGlite has one connection, which `tx` holds). */
+    prepare?: () => Promise<Committee>;
+    write: (tx: Tx, committee: Committee | undefined) => Promise<unknown>;
+  }
+  const WRITES: Record<string, Write> = {
+    'a name the unique index already holds, in other letters': {
+      prepare: () => makeCommittee(ctx.app, `Optics ${randomUUID()}`),
+      write: (tx, committee) =>
+        tx.insert(committees).values({ name: committee!.name.toUpperCase() }),
+    },
+    'a row that refers to one that is not there': {
+      write: (tx) =>
+        tx.insert(committeeRoles).values({
+          userId: 2_000_000_000,
+          committeeId: 2_000_000_000,
+          role: 'MEMBER',
+          commencement: ctx.clock.now(),
+          termination: ctx.clock.now(),
+        }),
+    },
+    // PostgreSQL 18 (PGlite) says 23001 for an `on delete restrict` key, 15 says 23503.
+    'deleting a row that a restricting key still refers to': {
+      prepare: async () => {
+        const committee = await makeCommittee(ctx.app);
+        const user = await makeUser(ctx.app);
+        await giveRole(ctx.app, user.id, committee.id, 'MEMBER', ctx.clock.now());
+        return committee;
+      },
+      write: (tx, committee) => tx.delete(committees).where(eq(committees.id, committee!.id)),
+    },
+  };
+
+  let app: App;
+  beforeAll(async () => {
+    const raw = Fastify({ logger: false }).withTypeProvider<ZodTypeProvider>();
+    raw.decorate('db', ctx.app.db);
+    raw.decorate('now', ctx.clock.now);
+    raw.decorate('jobs', ctx.app.jobs);
+    registerUnitOfWork(raw);
+    registerErrorHandling(raw);
+    raw.post<{ Params: { write: string } }>('/:write', async (request, reply) => {
+      const { prepare, write } = WRITES[request.params.write]!;
+      const committee = await prepare?.();
+      await raw.writeAnonymous(({ tx }) => write(tx, committee));
+      return reply.code(204).send();
+    });
+    await raw.ready();
+    app = raw;
+  });
+  afterAll(() => app.close());
+
+  it.each([
+    ['a name the unique index already holds, in other letters', RACE_LOST],
+    ['a row that refers to one that is not there', REFERENCE_GONE],
+    ['deleting a row that a restricting key still refers to', REFERENCE_GONE],
+  ])('%s: 409 in the error envelope, saying what to do', async (write, detail) => {
+    const res = await app.inject({ method: 'POST', url: `/${encodeURIComponent(write)}` });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ code: 'conflict', detail });
   });
 });
 

@@ -11,8 +11,13 @@ export function pgCode(error: unknown): string | undefined {
 /** A unique index refused the row: someone took the name between our check and the write. */
 export const isUniqueViolation = (error: unknown) => pgCode(error) === '23505';
 
-/** A foreign key refused the change: what it points at vanished, or something still points here. */
-export const isForeignKeyViolation = (error: unknown) => pgCode(error) === '23503';
+/**
+ * A foreign key refused the change: what it points at vanished, or something still points
+ * here. PostgreSQL 18 (and so PGlite) reports a key declared `on delete restrict` as
+ * 23001 restrict_violation where 15 said 23503, so both mean the same here.
+ */
+export const isForeignKeyViolation = (error: unknown) =>
+  ['23503', '23001'].includes(pgCode(error) ?? '');
 
 /**
  * True when any of `conditions` holds; false for none. "In use" checks are lists of

@@ -9,7 +9,7 @@ import type {
   FastifyServerOptions,
 } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { pgCode } from '../lib/db-errors.js';
+import { isForeignKeyViolation, isUniqueViolation, pgCode } from '../lib/db-errors.js';
 import { HttpError } from '../lib/http-errors.js';
 
 /** Field name for errors that belong to the request as a whole (the Django REST convention). */
@@ -77,7 +77,7 @@ function fastifyClientError(error: FastifyError, request: FastifyRequest): Error
 function databaseError(error: unknown): { status: number; body: ErrorBody } | null {
   const code = pgCode(error);
   if (!code) return null;
-  if (code === '23505')
+  if (isUniqueViolation(error))
     return {
       status: 409,
       body: {
@@ -86,7 +86,7 @@ function databaseError(error: unknown): { status: number; body: ErrorBody } | nu
           'This conflicts with something that was saved at the same moment. Reload and try again.',
       },
     };
-  if (code === '23503')
+  if (isForeignKeyViolation(error))
     return {
       status: 409,
       body: {

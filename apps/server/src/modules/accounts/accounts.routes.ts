@@ -12,7 +12,7 @@ import {
 import { messages, validationMessages } from '@merit/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { badRequest } from '../../lib/http-errors.js';
-import { loadSelf } from '../users/users.routes.js';
+import { loadSelf } from '../users/users.service.js';
 import { registerAccountJobs } from './accounts.jobs.js';
 import { accountJobs } from './accounts.mails.js';
 import {

@@ -2,10 +2,8 @@ import { errorBody, form, formExampleList, formList, formSave, formsQuery } from
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { deleteByIdRoute } from '../../lib/routes.js';
 import { z } from 'zod';
-import { authorize } from '../../lib/authorize.js';
-import { notFound } from '../../lib/http-errors.js';
 import { FORM_EXAMPLES } from './form-examples.js';
-import { deleteForm, findForm, formNotFound, listForms, saveForm } from './forms.service.js';
+import { deleteForm, getForms, saveForm } from './forms.service.js';
 
 /** Forms, the Forms tab of the Form Builder and its editor (spec section 2). Admins only. */
 export const formsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -30,15 +28,7 @@ export const formsRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) =>
-      app.read(request, async ({ tx, actor, now }) => {
-        authorize(actor, 'global.readForms', null, now);
-        const { id } = request.query;
-        if (id === undefined) return listForms(tx);
-        const found = await findForm(tx, id);
-        if (!found) throw notFound(formNotFound);
-        return found;
-      }),
+    async (request) => app.read(request, (work) => getForms(work, request.query.id)),
   );
 
   app.post(

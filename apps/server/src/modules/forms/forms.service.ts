@@ -13,8 +13,9 @@ import type { Tx } from '../../db/client.js';
 import { formNames, forms, proposalTypeForms } from '../../db/schema.js';
 import { anyOf, isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
 import { checkFormDefinition } from '../../lib/form-schema.js';
+import { authorize } from '../../lib/authorize.js';
 import { conflict, invalid, notFound } from '../../lib/http-errors.js';
-import type { Work } from '../../lib/work.js';
+import type { ReadWork, Work } from '../../lib/work.js';
 
 export const formNameNotFound = 'There is no form name with this id.';
 export const formNotFound = 'There is no form with this id.';
@@ -214,6 +215,15 @@ export async function listForms(db: Tx): Promise<Form[]> {
 export async function findForm(db: Tx, id: number): Promise<Form | undefined> {
   const [row] = await selectForms(db).where(eq(forms.id, id));
   return row && presentForm(row);
+}
+
+/** GET /forms/: every form, or with `id` that one; admins and chairs (who choose them for calls). */
+export async function getForms({ tx, actor, now }: ReadWork, id?: number): Promise<Form[] | Form> {
+  authorize(actor, 'global.readForms', null, now);
+  if (id === undefined) return listForms(tx);
+  const found = await findForm(tx, id);
+  if (!found) throw notFound(formNotFound);
+  return found;
 }
 
 async function versionTaken(

@@ -7,12 +7,10 @@ import {
   oidcLinkResponse,
   userDetails,
 } from '@merit/contract';
-import { hasErrors, messages, safeNext, validateRegistrationCompletion } from '@merit/domain';
-import { and, eq } from 'drizzle-orm';
+import { messages, safeNext } from '@merit/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { users } from '../../db/schema.js';
-import { badRequest, conflict, notFound } from '../../lib/http-errors.js';
+import { badRequest, notFound } from '../../lib/http-errors.js';
 import { issueToken } from '../auth/tokens.js';
 import { userDetailsOf } from '../users/users.details.js';
 import {
@@ -23,6 +21,7 @@ import {
 } from './oidc.client.js';
 import {
   OidcLoginError,
+  completeRegistration,
   issueLoginCode,
   linkIdentity,
   saveState,
@@ -184,44 +183,9 @@ export const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: userDetails, 400: errorBody, 401: errorBody, 409: errorBody },
       },
     },
-    async (request) => {
-      const input = request.body;
-      const errors = validateRegistrationCompletion(input);
-      if (hasErrors(errors))
-        throw badRequest(messages.validationFailed, errors, 'validation_error');
-      return app.write(request, async (work) => {
-        // Only an incomplete registration can be completed: the condition makes a second
-        // (or concurrent) completion a clear refusal instead of a quiet edit of the account.
-        const [user] = await work.tx
-          .update(users)
-          .set({
-            institution: input.institution.trim(),
-            gender: input.gender_choice,
-            phoneNumber: input.phone_number.trim(),
-            isStudent: input.is_student,
-            registrationComplete: true,
-            updatedAt: work.now,
-          })
-          .where(and(eq(users.id, work.actor.id), eq(users.registrationComplete, false)))
-          .returning();
-        if (!user)
-          throw conflict(
-            'Your registration is already complete. Change your details from My Account.',
-          );
-        await work.audit({
-          action: 'user.complete_registration',
-          entityId: user.id,
-          before: { registration_complete: false },
-          after: {
-            registration_complete: true,
-            institution: user.institution,
-            gender: user.gender,
-            phone_number: user.phoneNumber,
-            is_student: user.isStudent,
-          },
-        });
-        return userDetailsOf(work.tx, user, work.now);
-      });
-    },
+    async (request) =>
+      app.write(request, async (work) =>
+        userDetailsOf(work.tx, await completeRegistration(work, request.body), work.now),
+      ),
   );
 };

@@ -1,8 +1,11 @@
-import { MAX_LENGTHS } from '@merit/domain';
+import type { CompleteRegistrationRequest } from '@merit/contract';
+import { hasErrors, MAX_LENGTHS, validateRegistrationCompletion } from '@merit/domain';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { loginCodes, oidcStates, userIdentities, users } from '../../db/schema.js';
+import { conflict, invalid } from '../../lib/http-errors.js';
 import { digestKey, newTokenKey } from '../../lib/secrets.js';
+import type { Work } from '../../lib/work.js';
 import { createUser, type UserRow } from '../users/users.service.js';
 
 /** A login must come back from the provider within this time. */
@@ -202,4 +205,44 @@ export async function hasIdentity(db: Tx, userId: number): Promise<boolean> {
     .where(eq(userIdentities.userId, userId))
     .limit(1);
   return rows.length > 0;
+}
+
+/**
+ * Completes the caller's federated registration with what the provider did not release
+ * (spec section 2). Only an incomplete registration can be completed: the condition makes
+ * a second (or concurrent) completion a clear refusal instead of a quiet edit of the account.
+ */
+export async function completeRegistration(
+  work: Work,
+  input: Required<CompleteRegistrationRequest>,
+): Promise<UserRow> {
+  const errors = validateRegistrationCompletion(input);
+  if (hasErrors(errors)) throw invalid(errors);
+  const [user] = await work.tx
+    .update(users)
+    .set({
+      institution: input.institution.trim(),
+      gender: input.gender_choice,
+      phoneNumber: input.phone_number.trim(),
+      isStudent: input.is_student,
+      registrationComplete: true,
+      updatedAt: work.now,
+    })
+    .where(and(eq(users.id, work.actor.id), eq(users.registrationComplete, false)))
+    .returning();
+  if (!user)
+    throw conflict('Your registration is already complete. Change your details from My Account.');
+  await work.audit({
+    action: 'user.complete_registration',
+    entityId: user.id,
+    before: { registration_complete: false },
+    after: {
+      registration_complete: true,
+      institution: user.institution,
+      gender: user.gender,
+      phone_number: user.phoneNumber,
+      is_student: user.isStudent,
+    },
+  });
+  return user;
 }

@@ -6,21 +6,10 @@ import {
   userLookupList,
   userLookupQuery,
 } from '@merit/contract';
-import { messages } from '@merit/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Tx } from '../../db/client.js';
-import { authorize } from '../../lib/authorize.js';
-import { notAuthenticated } from '../../lib/http-errors.js';
 import { renewUserHash, updateAccount } from '../accounts/accounts.service.js';
 import { userDetailsOf } from './users.details.js';
-import { findUserById, lookUpUsers } from './users.service.js';
-
-/** The caller's own row; a user deleted since their token was checked is simply logged out. */
-export async function loadSelf(tx: Tx, id: number) {
-  const user = await findUserById(tx, id);
-  if (!user) throw notAuthenticated(messages.notAuthenticated);
-  return user;
-}
+import { findUserById, loadSelf, lookUpUsers } from './users.service.js';
 
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -70,11 +59,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: userLookupList, 400: errorBody, 401: errorBody, 403: errorBody },
       },
     },
-    async (request) =>
-      app.read(request, async ({ tx, actor, now }) => {
-        authorize(actor, 'global.lookUpUsers', null, now);
-        return lookUpUsers(tx, request.query.q);
-      }),
+    async (request) => app.read(request, (work) => lookUpUsers(work, request.query.q)),
   );
 
   app.get(

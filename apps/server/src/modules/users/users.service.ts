@@ -1,10 +1,13 @@
-import { personName } from '@merit/domain';
+import { messages, personName } from '@merit/domain';
 import { and, asc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { users } from '../../db/schema.js';
+import { authorize } from '../../lib/authorize.js';
+import { notAuthenticated } from '../../lib/http-errors.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { newPassword, newUserHash } from '../../lib/secrets.js';
 import { containing } from '../../lib/sql.js';
+import type { ReadWork } from '../../lib/work.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUser = Omit<typeof users.$inferInsert, 'id' | 'hash' | 'passwordHash'> & {
@@ -27,6 +30,13 @@ export async function findUserByUsername(db: Tx, username: string): Promise<User
 export async function findUserById(db: Tx, id: number): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
   return row;
+}
+
+/** The caller's own row; a user deleted since their token was checked is simply logged out. */
+export async function loadSelf(tx: Tx, id: number): Promise<UserRow> {
+  const user = await findUserById(tx, id);
+  if (!user) throw notAuthenticated(messages.notAuthenticated);
+  return user;
 }
 
 /** Inserts a user with a fresh unique collaborator hash and the password hashed. */
@@ -120,11 +130,13 @@ export async function ensureFirstAdmin(
  * Active users whose name or username contains `q` (any case), for a chair picking someone
  * for an extension; at most 20. An email is matched, and shown, only when `q` is that
  * whole address: the picker must not let anyone collect addresses a few letters at a time.
+ * Only those who grant extensions may ask (`global.lookUpUsers`).
  */
-export async function lookUpUsers(db: Tx, q: string) {
+export async function lookUpUsers({ tx, actor, now }: ReadWork, q: string) {
+  authorize(actor, 'global.lookUpUsers', null, now);
   const pattern = containing(q);
   const exactEmail = eq(sql`lower(${users.email})`, q.toLowerCase());
-  const rows = await db
+  const rows = await tx
     .select({
       id: users.id,
       firstName: users.firstName,

@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderInRouter } from '../../test/render-in-router';
 import { DataTable, type Column } from './DataTable';
-import { useTableState, type ServerListQuery } from './use-table-state';
+import { useLocalTableState, useTableState, type ServerListQuery } from './use-table-state';
 
 interface Row {
   id: number;
@@ -218,6 +218,46 @@ describe('DataTable', () => {
       'listitem',
     );
     expect(sortedCards[0]).toHaveTextContent('Ten');
+  });
+});
+
+describe('DataTable with its state in the component (a list in a dialog)', () => {
+  function LocalList({ rows }: { rows: Row[] }) {
+    const table = useLocalTableState(COLUMNS, { defaultSort: { key: 'name', direction: 'asc' } });
+    return (
+      <DataTable
+        label="Things"
+        columns={COLUMNS}
+        state={table}
+        rows={rows}
+        rowKey={(row) => row.id}
+      />
+    );
+  }
+
+  it('sorts and pages as in the address, but leaves the address alone', async () => {
+    const app = renderInRouter(<LocalList rows={makeRows(30)} />, '/calls/12/?sort=name');
+    const user = userEvent.setup();
+    expect(names()).toHaveLength(10);
+    expect(names()[0]).toBe('Row 01');
+
+    await user.click(within(header('Count')).getByRole('button', { name: 'Count' }));
+    expect(header('Count')).toHaveAttribute('aria-sort', 'ascending');
+    expect(names()[0]).toBe('Row 30');
+    await user.click(screen.getByRole('button', { name: 'Go to next page' }));
+    expect(names()[0]).toBe('Row 20');
+    expect(screen.getByText('11–20 of 30')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('combobox', { name: 'Rows per page:' }));
+    await user.click(within(screen.getByRole('listbox')).getByRole('option', { name: '25' }));
+    // A new page size starts again from the first page, as it does in the address.
+    expect(names()).toHaveLength(25);
+    expect(names()[0]).toBe('Row 30');
+
+    await user.click(within(header('Count')).getByRole('button', { name: 'Count' }));
+    expect(header('Count')).toHaveAttribute('aria-sort', 'descending');
+    expect(names()[0]).toBe('Row 01');
+    expect(app.location()).toBe('/calls/12/?sort=name');
   });
 });
 

@@ -71,7 +71,8 @@ export type DataTableProps<T> = ClientProps<T> | ServerProps<T>;
 
 /**
  * Every list of the app: sortable columns, a choice of page size, and the search, sort
- * and page in the address (useTableState). Below the `sm` breakpoint each row becomes a
+ * and page in the address (useTableState), or, for a list in a dialog, in the component
+ * (useLocalTableState). Below the `sm` breakpoint each row becomes a
  * card, so a phone never scrolls sideways to reach a row's actions.
  */
 export function DataTable<T>(props: DataTableProps<T>) {

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { TableSort } from './sort-rows';
 
@@ -72,9 +73,41 @@ function positiveInteger(value: string | null): number | null {
  */
 export function useTableState(
   columns: readonly SortableColumn[],
-  { defaultSort, prefix }: TableStateOptions,
+  options: TableStateOptions,
 ): TableState {
   const [params, setParams] = useSearchParams();
+  return tableState(params, setParams, columns, options);
+}
+
+/**
+ * The same state as useTableState, held by the component instead of the address: for a
+ * list inside a dialog, which the address does not name, so a sort or page kept there
+ * would outlive the dialog and reopen a later one part-way through its rows. It starts
+ * afresh each time the component mounts, and Back leaves it alone.
+ */
+export function useLocalTableState(
+  columns: readonly SortableColumn[],
+  { defaultSort }: Omit<TableStateOptions, 'prefix'>,
+): TableState {
+  const [params, setParams] = useState(() => new URLSearchParams());
+  return tableState(params, (change) => setParams((previous) => change(previous)), columns, {
+    defaultSort,
+  });
+}
+
+/** Sets the keys of a table's state: the address's search parameters, or a component's copy. */
+type SetParams = (
+  change: (previous: URLSearchParams) => URLSearchParams,
+  options: { replace: boolean },
+) => void;
+
+/** The state of a list as written in `params`, and the changes to it as writes to `params`. */
+function tableState(
+  params: URLSearchParams,
+  setParams: SetParams,
+  columns: readonly SortableColumn[],
+  { defaultSort, prefix }: TableStateOptions,
+): TableState {
   const name = (key: string) => (prefix ? `${prefix}.${key}` : key);
   const keys = { q: name('q'), sort: name('sort'), page: name('page'), size: name('size') };
   const sortKeys = columns.filter((column) => column.sort !== undefined).map(({ key }) => key);

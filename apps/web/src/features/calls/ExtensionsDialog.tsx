@@ -14,27 +14,22 @@ import {
   DialogActions,
   DialogContent,
   DialogTitle,
-  Paper,
   Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
   TextField,
   Typography,
 } from '@mui/material';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { errorMessages } from '../../api/client';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { EmptyState } from '../../components/EmptyState';
 import { ErrorList } from '../../components/ErrorList';
 import { DateTimeInput } from '../../components/form/DateTimeInput';
 import { TextInput } from '../../components/form/TextInput';
 import { useServerForm } from '../../components/form/use-server-form';
 import { useNotify } from '../../components/notifications/notification-context';
-import { useConfirm } from '../../components/use-confirm';
+import { DataTable, type Column } from '../../components/table/DataTable';
+import { useDeleteRow } from '../../components/table/use-delete-row';
+import { useLocalTableState } from '../../components/table/use-table-state';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { formatExtensionDate, fromLocalInputValue } from './call-dates';
 import { callKeys, createExtension, deleteExtension, useUserLookup } from './calls.api';
@@ -92,17 +87,6 @@ export default function ExtensionsDialog({ call, open, onClose }: ExtensionsDial
   const titleId = useId();
   const queryClient = useQueryClient();
   const notify = useNotify();
-  const confirm = useConfirm<Extension>();
-  const deletion = useMutation({
-    mutationFn: (extension: Extension) => deleteExtension(call.id, extension.id),
-    onSuccess: (_result, extension) => {
-      notify(`The extension of ${extension.userName} has been deleted.`);
-    },
-    onSettled: () => {
-      confirm.close();
-      void queryClient.invalidateQueries({ queryKey: callKeys.detail(call.id) });
-    },
-  });
 
   return (
     <Dialog open={open} onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="md">
@@ -112,14 +96,7 @@ export default function ExtensionsDialog({ call, open, onClose }: ExtensionsDial
           An extension lets one user submit proposals to “{call.name}” in their own window, whatever
           the call’s dates.
         </Typography>
-        <ErrorList messages={deletion.isError ? errorMessages(deletion.error) : []} />
-        <ExtensionTable
-          extensions={call.extensions}
-          onDelete={(extension) => {
-            deletion.reset();
-            confirm.ask(extension);
-          }}
-        />
+        <ExtensionTable callId={call.id} extensions={call.extensions} />
         <Typography variant="h6" component="h3" sx={{ mt: 3, mb: 1 }}>
           Add an extension
         </Typography>
@@ -135,72 +112,85 @@ export default function ExtensionsDialog({ call, open, onClose }: ExtensionsDial
       <DialogActions>
         <Button onClick={onClose}>Close</Button>
       </DialogActions>
-      <ConfirmDialog
-        open={confirm.open}
-        title="Delete this extension?"
-        confirmLabel="Delete"
-        onConfirm={() => confirm.subject && deletion.mutate(confirm.subject)}
-        onCancel={confirm.close}
-        pending={deletion.isPending}
-      >
-        {confirm.subject
-          ? `${confirm.subject.userName} will no longer be able to submit from ` +
-            `${formatExtensionDate(confirm.subject.commencement)} until ` +
-            `${formatExtensionDate(confirm.subject.termination)}.`
-          : ''}
-      </ConfirmDialog>
     </Dialog>
   );
 }
 
+const EXTENSION_COLUMNS: readonly Column<Extension>[] = [
+  {
+    key: 'user',
+    header: 'User',
+    cell: (extension) => extension.userName,
+    sort: (extension) => extension.userName,
+  },
+  {
+    key: 'commencement',
+    header: 'From',
+    cell: (extension) => formatExtensionDate(extension.commencement),
+    sort: (extension) => new Date(extension.commencement),
+    cellSx: { whiteSpace: 'nowrap' },
+  },
+  {
+    key: 'termination',
+    header: 'Until',
+    cell: (extension) => formatExtensionDate(extension.termination),
+    sort: (extension) => new Date(extension.termination),
+    cellSx: { whiteSpace: 'nowrap' },
+  },
+  {
+    key: 'reason',
+    header: 'Reason',
+    cell: (extension) => extension.reason || '—',
+    sort: (extension) => extension.reason,
+    cellSx: { wordBreak: 'break-word' },
+  },
+];
+
+/**
+ * The call's extensions in the shared table, with Delete after a confirmation. Its sort
+ * and page live in the dialog, not the address: the address names the call's page, not
+ * this dialog.
+ */
 function ExtensionTable({
+  callId,
   extensions,
-  onDelete,
 }: {
+  callId: number;
   extensions: readonly Extension[];
-  onDelete: (extension: Extension) => void;
 }) {
-  if (extensions.length === 0) {
-    return <Typography sx={{ py: 1 }}>This call has no extensions.</Typography>;
-  }
+  const deletion = useDeleteRow<Extension>({
+    remove: (extension) => deleteExtension(callId, extension.id),
+    name: (extension) => `the extension of ${extension.userName}`,
+    title: 'Delete this extension?',
+    message: (extension) =>
+      `${extension.userName} will no longer be able to submit from ` +
+      `${formatExtensionDate(extension.commencement)} until ` +
+      `${formatExtensionDate(extension.termination)}.`,
+    done: (extension) => `The extension of ${extension.userName} has been deleted.`,
+    refresh: (client) => client.invalidateQueries({ queryKey: callKeys.detail(callId) }),
+  });
+  const columns = [...EXTENSION_COLUMNS, deletion.column];
+  // The order the server sends them in: the earliest window first.
+  const table = useLocalTableState(columns, {
+    defaultSort: { key: 'commencement', direction: 'asc' },
+  });
+
   return (
-    <TableContainer component={Paper} variant="outlined">
-      <Table size="small" aria-label="Extensions">
-        <TableHead>
-          <TableRow>
-            <TableCell>User</TableCell>
-            <TableCell>From</TableCell>
-            <TableCell>Until</TableCell>
-            <TableCell>Reason</TableCell>
-            <TableCell align="right">Delete</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {extensions.map((extension) => (
-            <TableRow key={extension.id}>
-              <TableCell>{extension.userName}</TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                {formatExtensionDate(extension.commencement)}
-              </TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                {formatExtensionDate(extension.termination)}
-              </TableCell>
-              <TableCell sx={{ wordBreak: 'break-word' }}>{extension.reason || '—'}</TableCell>
-              <TableCell align="right">
-                <Button
-                  size="small"
-                  color="error"
-                  aria-label={`Delete the extension of ${extension.userName}`}
-                  onClick={() => onDelete(extension)}
-                >
-                  Delete
-                </Button>
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </TableContainer>
+    <>
+      <ErrorList messages={deletion.errors} />
+      {extensions.length === 0 ? (
+        <EmptyState>This call has no extensions.</EmptyState>
+      ) : (
+        <DataTable
+          label="Extensions"
+          columns={columns}
+          state={table}
+          rows={extensions}
+          rowKey={(extension) => extension.id}
+        />
+      )}
+      {deletion.dialog}
+    </>
   );
 }
 

@@ -1,7 +1,7 @@
 import { roleMessages } from '@merit/domain';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { formatExtensionDate } from '../../features/calls/call-dates';
 import { chairAbilities, makeCall } from '../../features/calls/calls.fixtures';
 import { makeUser } from '../../test/fixtures';
@@ -19,6 +19,44 @@ const extension = {
 async function openMenu() {
   await userEvent.click(await screen.findByRole('button', { name: 'Manage' }, AFTER_NAVIGATION));
   return screen.findByRole('menu');
+}
+
+/** A second extension, for another user, that starts before the first. */
+const earlierExtension = {
+  id: 71,
+  userId: 9,
+  userName: 'Ada Lovelace',
+  commencement: '2026-03-01T00:00:00.000Z',
+  termination: '2026-03-20T00:00:00.000Z',
+  reason: '',
+};
+
+/**
+ * A window `width` pixels wide, as far as media queries go: jsdom answers none of them,
+ * and the shared table asks one to choose between rows and cards.
+ */
+function stubViewportWidth(width: number) {
+  const holds = (media: string) =>
+    [...media.matchAll(/\((min|max)-width:\s*([\d.]+)px\)/g)].every(([, bound, pixels]) =>
+      bound === 'min' ? width >= Number(pixels) : width <= Number(pixels),
+    ) && /width/.test(media);
+  vi.stubGlobal('matchMedia', (media: string) => ({
+    matches: holds(media),
+    media,
+    onchange: null,
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    addListener: () => {},
+    removeListener: () => {},
+    dispatchEvent: () => false,
+  }));
+}
+
+async function openExtensions() {
+  await userEvent.click(
+    within(await openMenu()).getByRole('menuitem', { name: 'Manage Extensions' }),
+  );
+  return screen.findByRole('dialog', { name: 'Manage Extensions' }, AFTER_NAVIGATION);
 }
 
 const itemNames = (menu: HTMLElement) =>
@@ -131,6 +169,97 @@ describe('CallDetailPage', { timeout: 20_000 }, () => {
     expect(
       within(dialog).queryByText(roleMessages.terminationBeforeCommencement),
     ).not.toBeInTheDocument();
+  });
+
+  it('lists extensions in the shared table, earliest first, sorted by a clicked column', async () => {
+    stubApi({
+      'GET /user_details/': { body: makeUser() },
+      'GET /calls/12/': {
+        body: makeCall({ abilities: chairAbilities, extensions: [extension, earlierExtension] }),
+      },
+    });
+    const user = userEvent.setup();
+    const app = renderApp('/calls/12/', { token: 'k' });
+    const dialog = await openExtensions();
+    const table = within(dialog).getByRole('table', { name: 'Extensions' });
+    const users = () =>
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => within(row).getAllByRole('cell')[0]!.textContent);
+    const header = (name: string) => within(table).getByRole('columnheader', { name });
+
+    expect(users()).toEqual(['Ada Lovelace', 'Grace Hopper']);
+    expect(header('From')).toHaveAttribute('aria-sort', 'ascending');
+    // No reason given reads as a dash, not as an empty cell.
+    expect(
+      within(table).getByRole('cell', { name: 'Ada Lovelace' }).closest('tr'),
+    ).toHaveTextContent('—');
+
+    await user.click(within(header('User')).getByRole('button', { name: 'User' }));
+    await user.click(within(header('User')).getByRole('button', { name: 'User' }));
+    expect(header('User')).toHaveAttribute('aria-sort', 'descending');
+    expect(users()).toEqual(['Grace Hopper', 'Ada Lovelace']);
+    await user.click(within(header('Until')).getByRole('button', { name: 'Until' }));
+    expect(users()).toEqual(['Ada Lovelace', 'Grace Hopper']);
+    // The address names the call's page, not the dialog: its sort stays in the dialog.
+    expect(app.router.state.location.search).toBe('');
+  });
+
+  it('shows each extension as a card at phone width, whose Delete still asks first', async () => {
+    stubViewportWidth(390);
+    let extensions = [extension, earlierExtension];
+    const fetchStub = stubApi({
+      'GET /user_details/': { body: makeUser() },
+      'GET /calls/12/': () => ({ body: makeCall({ abilities: chairAbilities, extensions }) }),
+      'DELETE /delete_extension/': () => {
+        extensions = [earlierExtension];
+        return { status: 204 };
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/calls/12/', { token: 'k' });
+    const dialog = await openExtensions();
+
+    expect(within(dialog).queryByRole('table', { name: 'Extensions' })).not.toBeInTheDocument();
+    const cards = within(within(dialog).getByRole('list', { name: 'Extensions' })).getAllByRole(
+      'listitem',
+    );
+    expect(cards).toHaveLength(2);
+    // Earliest first, each titled by its user.
+    expect(cards[0]).toHaveTextContent(/^Ada Lovelace/);
+    expect(cards[1]).toHaveTextContent(/^Grace Hopper/);
+    const grace = within(cards[1]!);
+    expect(grace.getAllByRole('term').map((term) => term.textContent)).toEqual([
+      'From',
+      'Until',
+      'Reason',
+    ]);
+    expect(grace.getAllByRole('definition').map((value) => value.textContent)).toEqual([
+      formatExtensionDate(extension.commencement),
+      formatExtensionDate(extension.termination),
+      'Instrument downtime',
+    ]);
+    // No header to click on a phone: one choice of column and direction instead.
+    expect(within(dialog).getByRole('combobox', { name: 'Sort by' })).toBeInTheDocument();
+
+    await user.click(grace.getByRole('button', { name: 'Delete the extension of Grace Hopper' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete this extension?' });
+    expect(confirm).toHaveTextContent(
+      `Grace Hopper will no longer be able to submit from ${formatExtensionDate(
+        extension.commencement,
+      )} until ${formatExtensionDate(extension.termination)}.`,
+    );
+    await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    await waitFor(() =>
+      expect(
+        within(within(dialog).getByRole('list', { name: 'Extensions' })).getAllByRole('listitem'),
+      ).toHaveLength(1),
+    );
+    expect(sentBody(fetchStub, 'DELETE /delete_extension/')).toEqual({
+      callId: 12,
+      extensionId: 70,
+    });
   });
 
   it('adds an extension for a user found by the lookup', async () => {
