@@ -34,6 +34,8 @@ import { committeesRoutes } from './modules/committees/committees.routes.js';
 import { formNamesRoutes } from './modules/forms/form-names.routes.js';
 import { formsRoutes } from './modules/forms/forms.routes.js';
 import { proposalsRoutes } from './modules/proposals/proposals.routes.js';
+import { filesRoutes } from './modules/files/files.routes.js';
+import { storageFor } from './lib/file-storage.js';
 import type { App, RegisteredRoute } from './types.js';
 
 export type { App } from './types.js';
@@ -115,6 +117,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       pollMs: options.jobPollMs ?? 5_000,
     });
     app.decorate('jobs', jobs);
+    app.decorate('files', storageFor(config));
     jobs.handle<Mail>(SEND_MAIL_JOB, (mail) => mailer.send(mail));
     // Before the database closes (onClose), let the pass under way finish.
     app.addHook('preClose', () => jobs.stop());
@@ -186,6 +189,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         await api.register(formNamesRoutes);
         await api.register(formsRoutes);
         await api.register(proposalsRoutes);
+        await api.register(filesRoutes);
       },
       { prefix: '/api/v1' },
     );

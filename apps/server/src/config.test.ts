@@ -137,3 +137,41 @@ describe('TRUST_PROXY', () => {
     );
   });
 });
+
+describe('S3 storage for files', () => {
+  it('is off unless configured: files stay on disk', () => {
+    expect(loadConfig({}).s3).toBeUndefined();
+  });
+
+  it('reads S3_URL with its keys and bucket, and the region apart', () => {
+    expect(
+      loadConfig({
+        S3_URL: 'https://AK%2B1:s%2Fecret@s3.example.org:9000/merit-files',
+        S3_REGION: 'eu-west-1',
+      }).s3,
+    ).toEqual({
+      endpoint: 'https://s3.example.org:9000',
+      region: 'eu-west-1',
+      bucket: 'merit-files',
+      accessKeyId: 'AK+1',
+      secretAccessKey: 's/ecret',
+    });
+  });
+
+  it('refuses an S3_URL without a bucket', () => {
+    expect(errorOf({ S3_URL: 'https://s3.example.org' }).variable).toBe('S3_URL');
+  });
+
+  it('reads the usual S3_* variables, and needs S3_BUCKET with them', () => {
+    expect(loadConfig({ S3_BUCKET: 'merit', S3_ENDPOINT: 'http://127.0.0.1:9000' }).s3).toEqual({
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'us-east-1',
+      bucket: 'merit',
+      accessKeyId: undefined,
+      secretAccessKey: undefined,
+    });
+    expect(errorOf({ S3_ACCESS_KEY_ID: 'key' }).message).toBe(
+      'S3_BUCKET must be set too when S3_ACCESS_KEY_ID is set.',
+    );
+  });
+});

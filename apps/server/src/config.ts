@@ -37,6 +37,17 @@ export interface Config {
   authRateLimitPerIp: number;
   /** Federated login (OpenID Connect, e.g. AAF); off when OIDC_ISSUER is unset. */
   oidc: OidcConfig | undefined;
+  /** S3-compatible storage for uploaded files; on local disk under DATA_DIR/files when unset. */
+  s3: S3Config | undefined;
+}
+
+export interface S3Config {
+  /** The server's address; unset for AWS itself, which the region names. */
+  endpoint: string | undefined;
+  region: string;
+  bucket: string;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
 }
 
 export interface OidcConfig {
@@ -194,6 +205,48 @@ function readTrustProxy(env: Env): Config['trustProxy'] {
   return entries;
 }
 
+/**
+ * S3_URL (`https://KEY:SECRET@host:port/bucket`) or the usual variables: S3_BUCKET with
+ * S3_ENDPOINT (unset for AWS), S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (unset: the AWS
+ * SDK's own chain, such as an instance role). S3_REGION defaults to us-east-1.
+ */
+function readS3(env: Env): S3Config | undefined {
+  const region = read(env, 'S3_REGION') ?? 'us-east-1';
+  const raw = readUrl(env, 'S3_URL', ['http', 'https']);
+  if (raw !== undefined) {
+    const url = new URL(raw);
+    const bucket = decodeURIComponent(url.pathname.replace(/^\/+|\/+$/g, ''));
+    if (!bucket || bucket.includes('/')) {
+      throw new ConfigError(
+        'S3_URL',
+        'must name the bucket as its path: https://KEY:SECRET@host/bucket.',
+      );
+    }
+    return {
+      endpoint: `${url.protocol}//${url.host}`,
+      region,
+      bucket,
+      accessKeyId: url.username ? decodeURIComponent(url.username) : undefined,
+      secretAccessKey: url.password ? decodeURIComponent(url.password) : undefined,
+    };
+  }
+  const bucket = read(env, 'S3_BUCKET');
+  if (bucket === undefined) {
+    const stray = ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'].find(
+      (name) => read(env, name) !== undefined,
+    );
+    if (stray) throw new ConfigError('S3_BUCKET', `must be set too when ${stray} is set.`);
+    return undefined;
+  }
+  return {
+    endpoint: readUrl(env, 'S3_ENDPOINT', ['http', 'https']),
+    region,
+    bucket,
+    accessKeyId: read(env, 'S3_ACCESS_KEY_ID'),
+    secretAccessKey: read(env, 'S3_SECRET_ACCESS_KEY'),
+  };
+}
+
 function readInitialAdmin(env: Env): Config['initialAdmin'] {
   const names = ['INITIAL_ADMIN_USERNAME', 'INITIAL_ADMIN_EMAIL', 'INITIAL_ADMIN_PASSWORD'];
   const [username, email, password] = names.map((n) => read(env, n));
@@ -240,5 +293,6 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: read(env, 'MAIL_FROM') ?? 'Merit <no-reply@localhost>',
     authRateLimitPerIp: readPositiveInt(env, 'AUTH_RATE_LIMIT_PER_IP', 300),
     oidc: readOidc(env),
+    s3: readS3(env),
   };
 }

@@ -9,6 +9,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ZodType } from 'zod';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
+import type { FileStorage } from './lib/file-storage.js';
 import type { JobRunner } from './lib/jobs.js';
 import type { Captcha } from './plugins/captcha.js';
 import type { Mailer } from './plugins/mail.js';
@@ -54,6 +55,8 @@ declare module 'fastify' {
     captcha: Captcha;
     /** Work done after commit (mail); see lib/jobs.ts. */
     jobs: JobRunner;
+    /** Where uploaded files' bytes live: DATA_DIR/files, or S3 (lib/file-storage.ts). */
+    files: FileStorage;
   }
   interface FastifyRequest {
     user: AuthUser | null;
@@ -62,6 +65,8 @@ declare module 'fastify' {
     access?: RouteAccess;
     /** Counts against the per-address limit shared by the login, registration, captcha and reset endpoints. */
     authRateLimit?: boolean;
+    /** Also takes the auth token as the `token` query parameter (the spec's download links). */
+    tokenInQuery?: boolean;
   }
 }
 

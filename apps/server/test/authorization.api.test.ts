@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { proposalCollaborators, users } from '../src/db/schema.js';
+import { proposalCollaborators, proposalFiles, users } from '../src/db/schema.js';
 import { issueToken } from '../src/modules/auth/tokens.js';
 import { addExtension, saveCall } from '../src/modules/calls/calls.service.js';
 import { createUser } from '../src/modules/users/users.service.js';
@@ -47,7 +47,9 @@ interface World {
 interface Request {
   params?: Record<string, number | string>;
   query?: Record<string, string>;
-  payload?: Record<string, unknown>;
+  payload?: Record<string, unknown> | Buffer;
+  /** Headers the route's protocol needs besides the caller's (tus, multipart). */
+  headers?: Record<string, string>;
 }
 
 interface Row {
@@ -149,6 +151,42 @@ async function newProposal(w: World, stateVal = 0) {
     stateVal,
   });
 }
+
+/** A file of a fresh proposal, its bytes in the app's storage. */
+async function newFile(w: World) {
+  const proposal = await newProposal(w);
+  const storageKey = randomBytes(18).toString('base64url');
+  await w.ctx.app.files.write(storageKey, Buffer.from('%PDF-1.4 a file'));
+  const [file] = await w.ctx.app.db
+    .insert(proposalFiles)
+    .values({
+      proposalId: proposal.id,
+      storageKey,
+      name: 'cv.pdf',
+      size: 15,
+      contentType: 'application/pdf',
+      uploadedBy: proposal.authorId,
+      uploadedAt: w.ctx.clock.now(),
+    })
+    .returning();
+  return { proposal, file: file! };
+}
+
+/** A multipart form with one small file, as the spec's upload endpoints take it. */
+async function multipartRequest(fields: Record<string, string>): Promise<Request> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  form.append('file', new Blob(['%PDF-1.4 a file']), 'cv.pdf');
+  const encoded = new Response(form);
+  return {
+    payload: Buffer.from(await encoded.arrayBuffer()),
+    headers: { 'content-type': encoded.headers.get('content-type')! },
+  };
+}
+
+const tusHeaders = { 'tus-resumable': '1.0.0' };
+/** An upload id no upload has. */
+const NO_UPLOAD = '0123456789abcdef0123456789abcdef';
 
 const table: Row[] = [
   { route: 'GET /api/v1/health', expect: everyone(200) },
@@ -563,6 +601,97 @@ const table: Row[] = [
     request: async (w) => ({ params: { proposalId: (await newProposal(w)).id } }),
     expect: seenByChairs(204),
   },
+  // Files: whoever may edit the proposal uploads and deletes (callers here never may:
+  // chairs see it and are refused, the rest do not see it), whoever sees it downloads.
+  {
+    route: 'POST /api/v1/uploads/',
+    request: async (w) => ({
+      headers: {
+        ...tusHeaders,
+        'upload-length': '10',
+        'upload-metadata': `proposal ${Buffer.from(String((await newProposal(w)).id)).toString('base64')}`,
+      },
+    }),
+    expect: seenByChairs(403),
+  },
+  {
+    route: 'PATCH /api/v1/uploads/:uploadId',
+    request: () => ({
+      params: { uploadId: NO_UPLOAD },
+      headers: {
+        ...tusHeaders,
+        'upload-offset': '0',
+        'content-type': 'application/offset+octet-stream',
+      },
+      payload: Buffer.from('bytes'),
+    }),
+    expect: loggedIn(404),
+  },
+  {
+    route: 'DELETE /api/v1/uploads/:uploadId',
+    request: () => ({ params: { uploadId: NO_UPLOAD }, headers: tusHeaders }),
+    expect: loggedIn(404),
+  },
+  {
+    route: 'POST /api/v1/proposal_file/',
+    request: async (w) => multipartRequest({ proposal: String((await newProposal(w)).id) }),
+    expect: seenByChairs(403),
+  },
+  {
+    route: 'POST /api/v1/proposal_response_pdf/',
+    request: async (w) =>
+      multipartRequest({
+        proposal: String((await newProposal(w)).id),
+        form: String(w.forms.proposal),
+        field: 'cv',
+      }),
+    expect: seenByChairs(403),
+  },
+  {
+    route: 'GET /api/v1/proposal_files/:proposalId/',
+    request: async (w) => ({ params: { proposalId: (await newProposal(w)).id } }),
+    expect: seenByChairs(200),
+  },
+  {
+    route: 'DELETE /api/v1/proposal_file/',
+    request: async (w) => {
+      const { proposal, file } = await newFile(w);
+      return { payload: { proposal: proposal.id, file: file.id } };
+    },
+    expect: seenByChairs(403),
+  },
+  {
+    route: 'POST /api/v1/download_tickets/',
+    request: async (w) => ({ payload: { fileId: (await newFile(w)).file.id } }),
+    expect: seenByChairs(200),
+  },
+  {
+    route: 'GET /api/v1/proposal_file/',
+    request: async (w) => {
+      const { proposal, file } = await newFile(w);
+      return { query: { proposal: String(proposal.id), file: String(file.id) } };
+    },
+    expect: seenByChairs(200),
+  },
+  {
+    route: 'GET /api/v1/proposal_response_pdf/',
+    request: async (w) => {
+      const { proposal, file } = await newFile(w);
+      return { query: { proposal: String(proposal.id), file: String(file.id) } };
+    },
+    expect: seenByChairs(200),
+  },
+  {
+    route: 'GET /api/v1/files/:fileId/',
+    note: 'with the Authorization header; tickets in files.api.test.ts',
+    request: async (w) => ({ params: { fileId: (await newFile(w)).file.id } }),
+    expect: seenByChairs(200),
+  },
+  {
+    route: 'GET /api/v1/download_proposal_extract/:proposalId/',
+    request: async (w) => ({ params: { proposalId: (await newProposal(w)).id } }),
+    expect: seenByChairs(200),
+  },
 ];
 
 let world: World;
@@ -608,7 +737,7 @@ describe('authorization table', () => {
         const res = await world.ctx.app.inject({
           method,
           url,
-          headers: await headersOf(world, persona),
+          headers: { ...request.headers, ...(await headersOf(world, persona)) },
           ...(request.query ? { query: request.query } : {}),
           ...(request.payload === undefined ? {} : { payload: request.payload }),
         });

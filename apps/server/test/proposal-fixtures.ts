@@ -44,7 +44,7 @@ export async function makeProposalForms(app: App) {
 export type ProposalForms = Awaited<ReturnType<typeof makeProposalForms>>;
 
 /**
- * A call of `committeeId` with one proposal type (the project form, then the team form),
+ * A call of `committeeId` with one proposal type (its forms, or the project form then the team form),
  * its submission window opening `opensDaysAgo` days ago for a week. Made by an admin.
  */
 export async function makeProposalCall(
@@ -54,6 +54,8 @@ export async function makeProposalCall(
     forms: ProposalForms;
     admin: { id: number; isAdmin: boolean };
     opensDaysAgo?: number;
+    /** The proposal type's forms, in order; the project form, then the team form, unless told. */
+    proposalForms?: number[];
   },
 ) {
   const { forms } = input;
@@ -67,7 +69,7 @@ export async function makeProposalCall(
           {
             typeName: 'Standard',
             typeId: null,
-            proposalForms: [forms.project, forms.team],
+            proposalForms: input.proposalForms ?? [forms.project, forms.team],
             reviewForms: [callForms.review, callForms.score],
           },
         ],

@@ -28,6 +28,8 @@ export const errorCodes = {
   captchaRequired: 'captcha_required',
   /** A federated account must complete its registration before anything else. */
   registrationIncomplete: 'registration_incomplete',
+  /** A body or a file larger than its route takes; the message says the limit. */
+  payloadTooLarge: 'payload_too_large',
 } as const;
 
 export const healthResponse = z.object({ status: z.literal('ok') });

@@ -27,8 +27,6 @@ export const proposalFile = z
 export type ProposalFile = z.infer<typeof proposalFile>;
 export const proposalFileList = z.array(proposalFile);
 
-export const proposalIdOnlyParams = z.object({ proposalId: idParam });
-
 /** POST /proposal_response_pdf/ (spec section 7): the stored PDF's id. */
 export const responsePdfStored = z.object({ status: z.literal('ok'), fileId: id });
 
@@ -41,6 +39,7 @@ export const proposalFileDelete = z.object({
   file: id,
   token: z.string().max(200).optional(),
 });
+export type ProposalFileDelete = z.infer<typeof proposalFileDelete>;
 
 /**
  * GET /proposal_file/ and GET /proposal_response_pdf/ (spec section 7): `token` (the

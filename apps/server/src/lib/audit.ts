@@ -34,7 +34,9 @@ export type AuditAction =
   | 'proposal.remove_collaborator'
   | 'proposal.submit'
   | 'proposal.retract'
-  | 'proposal.delete';
+  | 'proposal.delete'
+  | 'proposal.add_file'
+  | 'proposal.remove_file';
 
 /** A value longer than this, as JSON, is kept as its start and its length. */
 export const AUDIT_VALUE_CAP = 1000;

@@ -1,6 +1,13 @@
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { Config, S3Config } from '../config.js';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
@@ -52,4 +59,56 @@ export function diskStorage(root: string): FileStorage {
       await rm(pathOf(key), { force: true });
     },
   };
+}
+
+/**
+ * Files in an S3-compatible bucket (AWS, MinIO, Ceph, Garage...), so that several app
+ * processes share them. Addressed by path (`endpoint/bucket/key`), which every
+ * S3-compatible server understands, unlike bucket subdomains.
+ */
+export function s3Storage(location: S3Config): FileStorage {
+  const client = new S3Client({
+    region: location.region,
+    endpoint: location.endpoint,
+    forcePathStyle: true,
+    credentials:
+      location.accessKeyId && location.secretAccessKey
+        ? { accessKeyId: location.accessKeyId, secretAccessKey: location.secretAccessKey }
+        : undefined,
+  });
+  const Bucket = location.bucket;
+  return {
+    async write(key, body) {
+      checkKey(key);
+      // A stream of unknown length cannot be PUT in one request without buffering it;
+      // files are at most 25 MB, so they are read whole, then sent with their length.
+      const bytes = Buffer.isBuffer(body) ? body : Buffer.concat(await body.toArray());
+      await client.send(new PutObjectCommand({ Bucket, Key: key, Body: bytes }));
+    },
+    async read(key) {
+      checkKey(key);
+      const object = await client.send(new GetObjectCommand({ Bucket, Key: key }));
+      return object.Body as Readable;
+    },
+    async delete(key) {
+      checkKey(key);
+      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+    },
+  };
+}
+
+/** The storage the configuration names: S3 when it is set, else DATA_DIR/files on disk. */
+export function storageFor(config: Pick<Config, 'dataDir' | 's3'>): FileStorage {
+  return config.s3 ? s3Storage(config.s3) : diskStorage(path.join(config.dataDir, 'files'));
+}
+
+/**
+ * The job that forgets stored bytes once the rows that named them are gone (a file
+ * deleted, a proposal deleted): queued in the same transaction, so bytes go only after
+ * the deletion has committed, and a storage failure is tried again instead of failing
+ * the request.
+ */
+export const DELETE_STORED_FILES_JOB = 'files.delete';
+export interface DeleteStoredFiles {
+  keys: string[];
 }

@@ -41,7 +41,7 @@ function fastifyClientError(error: FastifyError, request: FastifyRequest): Error
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return {
-        code: 'payload_too_large',
+        code: errorCodes.payloadTooLarge,
         detail: `The request is larger than this address accepts (at most ${megabytes(
           request.routeOptions.bodyLimit ?? 0,
         )}).`,

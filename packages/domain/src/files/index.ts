@@ -1,1 +1,2 @@
 export * from './files.js';
+export * from './file.policy.js';

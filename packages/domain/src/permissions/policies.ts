@@ -1,4 +1,5 @@
 import { callPolicy, committeePolicy, globalPolicy } from '../calls/call.policy.js';
+import { filePolicy } from '../files/file.policy.js';
 import { proposalPolicy } from '../proposals/proposal.policy.js';
 import type { CommitteeActor } from './committee.js';
 import type { Decision, Rule } from './policy.js';
@@ -12,6 +13,7 @@ export const policies = {
   committee: committeePolicy,
   global: globalPolicy,
   proposal: proposalPolicy,
+  file: filePolicy,
 } as const;
 
 type Policies = typeof policies;

@@ -1,4 +1,4 @@
-import { answerErrorMessage, fieldLabel, type FieldErrors } from '@merit/domain';
+import { answerErrorMessage, answerSchema, fieldLabel, type FieldErrors } from '@merit/domain';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createFormAjv } from '../../lib/form-schema.js';
 import { NON_FIELD } from '../../plugins/errors.js';
@@ -23,7 +23,9 @@ function validatorOf(form: AnswerForm): ValidateFunction {
   const stamp = form.updatedAt.getTime();
   const cached = compiled.get(form.id);
   if (cached?.stamp === stamp) return cached.validate;
-  const validate = createFormAjv().compile(form.jsonSchema);
+  // A file field's answer is the id of the file its upload stored (spec section 3), not
+  // the data URL the form's own schema names.
+  const validate = createFormAjv().compile(answerSchema(form.jsonSchema, form.uiSchema));
   compiled.set(form.id, { stamp, validate });
   return validate;
 }

@@ -32,6 +32,8 @@ import {
 } from '@merit/domain';
 import type { z } from 'zod';
 import { addToAuditBatch } from '../../lib/audit.js';
+import { DELETE_STORED_FILES_JOB, type DeleteStoredFiles } from '../../lib/file-storage.js';
+import { storageKeysOf } from '../files/files.queries.js';
 import { authorize } from '../../lib/authorize.js';
 import { conflict, HttpError, invalid, notFound } from '../../lib/http-errors.js';
 import { enqueueMail } from '../../lib/mail-job.js';
@@ -82,14 +84,15 @@ import {
   type LoadedProposal,
 } from './proposals.queries.js';
 
-type ProposalAction = Extract<Action, `proposal.${string}`>;
+/** The actions whose rule reads a proposal: its own, and those on its files. */
+type ProposalAction = Extract<Action, `proposal.${string}` | `file.${string}`>;
 
 /**
  * The proposal, loaded for `action` and authorized: one the caller may not see is a 404
  * whatever the action and whatever the proposal is. With `forUpdate` its row stays
  * locked, so the checks hold for the change that follows.
  */
-async function loadFor(
+export async function loadFor(
   work: ReadWork,
   action: ProposalAction,
   id: number,
@@ -533,7 +536,11 @@ export async function changeProposalState(
 /** DELETE /proposals/{id}/: the author deletes a draft that has no reviews. */
 export async function deleteProposal(work: Work, id: number): Promise<void> {
   const { proposal } = await loadFor(work, 'proposal.delete', id, true);
+  // Its files' rows go with it (ON DELETE CASCADE); their bytes once this has committed.
+  const keys = await storageKeysOf(work.tx, proposal.id);
   await deleteProposalRow(work.tx, proposal.id);
+  if (keys.length > 0)
+    await work.enqueue(DELETE_STORED_FILES_JOB, { keys } satisfies DeleteStoredFiles);
   await work.audit({
     action: 'proposal.delete',
     entityId: proposal.id,

@@ -1,0 +1,264 @@
+import {
+  errorCodes,
+  type DownloadTicket,
+  type DownloadTicketRequest,
+  type ProposalFile,
+  type ProposalFileDelete,
+} from '@merit/contract';
+import {
+  displayFileName,
+  fileFields,
+  fileMessages,
+  isMultiForm,
+  isPdf,
+  MAX_UPLOAD_BYTES,
+  proposalStateName,
+  seesReviewProgress,
+} from '@merit/domain';
+import { and, asc, eq } from 'drizzle-orm';
+import type { Tx } from '../../db/client.js';
+import { formNames, forms, proposalTypeForms } from '../../db/schema.js';
+import { issueTicket } from '../../lib/download-tickets.js';
+import { DELETE_STORED_FILES_JOB, type DeleteStoredFiles } from '../../lib/file-storage.js';
+import { HttpError, invalid, notFound } from '../../lib/http-errors.js';
+import type { ReadWork, Work } from '../../lib/work.js';
+import { responsesOf, touchProposal, type LoadedProposal } from '../proposals/proposals.queries.js';
+import { loadFor } from '../proposals/proposals.service.js';
+import { deleteFileRow, filesOf, findFile, insertFile, type FileRow } from './files.queries.js';
+import type { ExtractInput } from './proposal-extract.js';
+
+/** Where an upload goes: a proposal, and for a form's file field, the form and the field. */
+export interface UploadTarget {
+  proposalId: number;
+  formId: number | null;
+  field: string | null;
+}
+
+/** A file whose bytes are stored under `storageKey`, to be recorded on its proposal. */
+export interface StoredUpload extends UploadTarget {
+  name: string;
+  contentType: string;
+  size: number;
+  storageKey: string;
+  /** The tus upload that sent it; null for a multipart form. */
+  uploadId: string | null;
+}
+
+export const tooLarge = () =>
+  new HttpError(413, errorCodes.payloadTooLarge, fileMessages.tooLarge(MAX_UPLOAD_BYTES));
+export const notPdf = () => invalid({ file: [fileMessages.notPdf] }, fileMessages.notPdf);
+const emptyFile = () => invalid({ file: [fileMessages.empty] }, fileMessages.empty);
+
+/** The content type a file is recorded with: PDF when its bytes say so, else what the client said, if sane. */
+export function contentTypeOf(claimed: string | undefined, head: Uint8Array): string {
+  if (isPdf(head)) return 'application/pdf';
+  const type = claimed?.trim().toLowerCase() ?? '';
+  return /^[a-z0-9.+-]{1,60}\/[a-z0-9.+-]{1,100}$/.test(type) ? type : 'application/octet-stream';
+}
+
+/**
+ * Checks an upload may go to `target` before any of its bytes are taken: the caller may
+ * edit the proposal now (`file.upload`), the size is within the limit, and a form's file
+ * field names a file field of one of the proposal's forms. Answers whether only a PDF
+ * may go there (a form's file field: spec section 7, `/proposal_response_pdf/`).
+ */
+export async function checkUpload(
+  work: ReadWork,
+  target: UploadTarget,
+  size: number | undefined,
+  forUpdate = false,
+): Promise<{ pdfOnly: boolean }> {
+  if (size !== undefined && size > MAX_UPLOAD_BYTES) throw tooLarge();
+  if (size === 0) throw emptyFile();
+  const loaded = await loadFor(work, 'file.upload', target.proposalId, forUpdate);
+  if (target.formId === null) {
+    if (target.field !== null) throw invalid({ form: [fileMessages.fieldNotInForm] });
+    return { pdfOnly: false };
+  }
+  const form = (await typeFormsOf(work.tx, loaded.proposal.proposalTypeId)).find(
+    (f) => f.id === target.formId,
+  );
+  if (!form || !target.field || !fileFields(form.jsonSchema, form.uiSchema).includes(target.field))
+    throw invalid({ field: [fileMessages.fieldNotInForm] }, fileMessages.fieldNotInForm);
+  return { pdfOnly: true };
+}
+
+/**
+ * Records a stored upload on its proposal, checking again under the proposal's row lock
+ * (the proposal may have been submitted, or locked by someone else, while the bytes came
+ * in): the file's row, lastModified, and the audit row, all or nothing.
+ */
+export async function recordUpload(
+  work: Work,
+  upload: StoredUpload,
+  head: Uint8Array,
+): Promise<FileRow> {
+  const { pdfOnly } = await checkUpload(work, upload, upload.size, true);
+  if (pdfOnly && !isPdf(head)) throw notPdf();
+  const row = await insertFile(work.tx, {
+    proposalId: upload.proposalId,
+    storageKey: upload.storageKey,
+    name: displayFileName(upload.name),
+    size: upload.size,
+    contentType: contentTypeOf(upload.contentType, head),
+    formId: upload.formId,
+    field: upload.field,
+    uploadedBy: work.actor.id,
+    uploadedAt: work.now,
+    uploadId: upload.uploadId,
+  });
+  await touchProposal(work.tx, upload.proposalId, work.actor.id, work.now);
+  await work.audit({
+    action: 'proposal.add_file',
+    entityId: upload.proposalId,
+    after: { fileId: row.id, name: row.name, size: row.size, formId: row.formId, field: row.field },
+  });
+  return row;
+}
+
+const presentFile = (file: FileRow, uploaderName: string | null): ProposalFile => ({
+  id: file.id,
+  name: file.name,
+  size: file.size,
+  contentType: file.contentType,
+  formId: file.formId,
+  field: file.field,
+  uploadedBy: uploaderName ?? 'A former user',
+  uploaded: file.uploadedAt.toISOString(),
+  uploadId: file.uploadId,
+});
+
+export async function listFiles(work: ReadWork, proposalId: number): Promise<ProposalFile[]> {
+  await loadFor(work, 'file.download', proposalId);
+  const rows = await filesOf(work.tx, proposalId);
+  return rows.map((r) => presentFile(r.file, r.uploaderName));
+}
+
+/** Deletes a file of a proposal its caller may edit; its bytes go once this has committed. */
+export async function removeFile(work: Work, request: ProposalFileDelete): Promise<void> {
+  await loadFor(work, 'file.delete', request.proposal, true);
+  const removed = await deleteFileRow(work.tx, request.proposal, request.file);
+  if (!removed) throw notFound(fileMessages.notFound);
+  await touchProposal(work.tx, request.proposal, work.actor.id, work.now);
+  await work.audit({
+    action: 'proposal.remove_file',
+    entityId: request.proposal,
+    before: { fileId: request.file, name: removed.name },
+  });
+  await work.enqueue(DELETE_STORED_FILES_JOB, {
+    keys: [removed.storageKey],
+  } satisfies DeleteStoredFiles);
+}
+
+/**
+ * A file for its download: found, of `proposalId` when one is named, and of a proposal
+ * the caller may see. Anything else is the same 404, so nobody learns which files exist.
+ */
+export async function fileForDownload(
+  work: ReadWork,
+  fileId: number,
+  proposalId?: number,
+): Promise<FileRow> {
+  const file = await findFile(work.tx, fileId);
+  if (!file || (proposalId !== undefined && file.proposalId !== proposalId))
+    throw notFound(fileMessages.notFound);
+  await loadFor(work, 'file.download', file.proposalId);
+  return file;
+}
+
+/**
+ * A single-use link, valid for a minute, to a file or a proposal's PDF, for a caller who
+ * may download it now; the link checks again when it is used.
+ */
+export async function downloadTicketFor(
+  work: Work,
+  request: DownloadTicketRequest,
+): Promise<DownloadTicket> {
+  const [kind, targetId, path] =
+    'fileId' in request
+      ? (['file', request.fileId, 'files'] as const)
+      : (['extract', request.proposalExtract, 'download_proposal_extract'] as const);
+  if (kind === 'file') await fileForDownload(work, targetId);
+  else await loadFor(work, 'file.download', targetId);
+  const { ticket, expires } = await issueTicket(
+    work.tx,
+    { userId: work.actor.id, kind, targetId },
+    work.now,
+  );
+  return {
+    url: `/api/v1/${path}/${targetId}/?ticket=${encodeURIComponent(ticket)}`,
+    expires: expires.toISOString(),
+  };
+}
+
+/** A proposal type's forms in the call's order, with what the extract and the checks need. */
+async function typeFormsOf(tx: Tx, proposalTypeId: number) {
+  const rows = await tx
+    .select({
+      id: forms.id,
+      name: formNames.displayName,
+      type: formNames.type,
+      jsonSchema: forms.jsonSchema,
+      uiSchema: forms.uiSchema,
+    })
+    .from(proposalTypeForms)
+    .innerJoin(forms, eq(forms.id, proposalTypeForms.formId))
+    .innerJoin(formNames, eq(formNames.id, forms.formNameId))
+    .where(
+      and(
+        eq(proposalTypeForms.proposalTypeId, proposalTypeId),
+        eq(proposalTypeForms.kind, 'proposal'),
+      ),
+    )
+    .orderBy(asc(proposalTypeForms.position));
+  return rows;
+}
+
+/**
+ * What the proposal's PDF shows, for a caller who may see the proposal: its facts, its
+ * forms in the call's order with their answers, and its files. Nothing of reviews.
+ */
+export async function extractOf(
+  work: ReadWork,
+  proposalId: number,
+): Promise<{ input: ExtractInput; files: FileRow[] }> {
+  const loaded: LoadedProposal = await loadFor(work, 'file.download', proposalId);
+  const { proposal } = loaded;
+  // One after another: inside a transaction, they share its one connection.
+  const typeForms = await typeFormsOf(work.tx, proposal.proposalTypeId);
+  const entries = await responsesOf(work.tx, proposalId);
+  const files = await filesOf(work.tx, proposalId);
+  const input: ExtractInput = {
+    callName: loaded.call.name,
+    proposalName: proposal.name,
+    proposalTypeName: loaded.typeName,
+    author: loaded.author.name,
+    authorEmail: loaded.author.email,
+    collaborators: loaded.collaborators.map((c) => ({ name: c.name, email: c.email })),
+    // Reviewed only for those who may know it, as the proposal's own page says.
+    state: proposalStateName(
+      proposal.stateVal,
+      loaded.reviewed && seesReviewProgress(work.actor, loaded.resource, work.now),
+    ),
+    created: proposal.createdAt,
+    lastModified: proposal.updatedAt,
+    forms: typeForms.map((form) => {
+      const answers = entries.filter((e) => e.formId === form.id).map((e) => e.data);
+      const multi = isMultiForm(form.type as Parameters<typeof isMultiForm>[0]);
+      return {
+        id: form.id,
+        name: form.name,
+        jsonSchema: form.jsonSchema,
+        uiSchema: form.uiSchema,
+        multi,
+        answers: multi ? answers : (answers[0] ?? null),
+      };
+    }),
+    files: files.map(({ file }) => ({
+      id: file.id,
+      name: file.name,
+      contentType: file.contentType,
+    })),
+  };
+  return { input, files: files.map((f) => f.file) };
+}

@@ -1,0 +1,219 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { errorCodes, type ErrorBody } from '@merit/contract';
+import { MAX_UPLOAD_BYTES } from '@merit/domain';
+import { FileStore } from '@tus/file-store';
+import { Server, type Upload } from '@tus/server';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError, invalid, notFound } from '../../lib/http-errors.js';
+import type { App, AuthUser } from '../../types.js';
+import { checkUpload, recordUpload, tooLarge, type StoredUpload } from './files.service.js';
+import type { FileRow } from './files.queries.js';
+
+/** The tus endpoint (tus 1.0 with creation and termination), under the API's prefix. */
+export const UPLOADS_PATH = '/api/v1/uploads';
+/** An upload nobody has continued for this long is thrown away. */
+const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
+
+const MAX_ID = 2_147_483_647;
+/** A metadata id: canonical positive integers only, as everywhere in the API. */
+function metadataId(value: string | null | undefined, name: string, required: boolean) {
+  if (value == null || value === '') {
+    if (required) throw invalid({ [name]: [`Say which ${name} the file is for.`] });
+    return null;
+  }
+  const id = Number(value);
+  if (!/^[1-9][0-9]{0,9}$/.test(value) || id > MAX_ID)
+    throw invalid({ [name]: ['Expected an id: a whole number from 1 to 2147483647.'] });
+  return id;
+}
+
+/** What an upload's metadata says it is for; the caller is the one who created it. */
+function targetOf(upload: Upload) {
+  const meta = upload.metadata ?? {};
+  const field = meta.field ?? null;
+  return {
+    proposalId: metadataId(meta.proposal, 'proposal', true)!,
+    formId: metadataId(meta.form, 'form', false),
+    field: field === '' ? null : field,
+    name: meta.filename ?? 'file',
+    contentType: meta.filetype ?? '',
+  };
+}
+
+/** The first bytes of a file on disk: enough to tell a PDF. */
+async function headOf(file: string): Promise<Uint8Array> {
+  const handle = await open(file, 'r');
+  try {
+    const { bytesRead, buffer } = await handle.read(Buffer.alloc(8), 0, 8, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+const newStorageKey = () => randomBytes(24).toString('base64url');
+
+/**
+ * Stores a finished file's bytes and records it on its proposal as `user`, all or
+ * nothing: the bytes are written first, so a row never names bytes that are not there,
+ * and forgotten again when the proposal refuses them (submitted meanwhile, not a PDF).
+ * Used by the tus endpoint and by the spec's multipart endpoints alike.
+ */
+export async function storeUpload(
+  app: App,
+  user: Pick<AuthUser, 'id' | 'isAdmin'>,
+  upload: Omit<StoredUpload, 'storageKey'>,
+  bytes: Readable | Buffer,
+  head: Uint8Array,
+): Promise<FileRow> {
+  const storageKey = newStorageKey();
+  await app.files.write(storageKey, bytes);
+  try {
+    return await app.writeAs(user, (work) => recordUpload(work, { ...upload, storageKey }, head));
+  } catch (error) {
+    await app.files.delete(storageKey).catch((e: unknown) => app.log.warn(e));
+    throw error;
+  }
+}
+
+const statusCodes: Record<number, string> = {
+  400: errorCodes.badRequest,
+  401: errorCodes.notAuthenticated,
+  403: errorCodes.forbidden,
+  404: errorCodes.notFound,
+  409: errorCodes.conflict,
+  413: errorCodes.payloadTooLarge,
+};
+
+/** A tus answer's body in the error envelope: the tus server words its own refusals as text. */
+function envelopeOf(status: number, text: string): ErrorBody {
+  try {
+    const body = JSON.parse(text) as ErrorBody;
+    if (typeof body.detail === 'string') return body;
+  } catch {
+    // Plain text from the tus server itself: wrapped below.
+  }
+  return {
+    detail: text.trim() || 'The upload request was refused.',
+    code: statusCodes[status] ?? errorCodes.badRequest,
+  };
+}
+
+/**
+ * The tus server behind `/api/v1/uploads/`. Each request has passed the API's auth hook
+ * (so `request.user` is the caller); the hooks below check the rest: who may upload to
+ * the proposal and field (at creation, and again when the last byte arrives), that only
+ * the creator continues an upload, that a form's file field gets a PDF. A finished
+ * upload becomes a file of the proposal in the configured storage, and the tus copy goes.
+ *
+ * Uploads in progress live in DATA_DIR/uploads of the process that receives them: behind
+ * a load balancer, send one client's `/api/v1/uploads/` requests to one process (or share
+ * that directory), while finished files are shared through the file storage.
+ */
+export function createUploads(app: App) {
+  const directory = path.join(app.config.dataDir, 'uploads');
+  const callers = new WeakMap<Request, AuthUser>();
+  const callerOf = (req: Request) => {
+    const user = callers.get(req);
+    if (!user) throw new Error('A tus request reached its hooks without a caller.');
+    return user;
+  };
+  const datastore = new FileStore({
+    directory,
+    expirationPeriodInMilliseconds: ABANDONED_AFTER_MS,
+  });
+
+  const tus = new Server({
+    path: UPLOADS_PATH,
+    datastore,
+    maxSize: MAX_UPLOAD_BYTES,
+    relativeLocation: true,
+    // Same origin only: no CORS headers for other sites.
+    allowedOrigins: [],
+    // A finished upload is a file of the proposal: it is deleted through /proposal_file/.
+    disableTerminationForFinishedUploads: true,
+    async onIncomingRequest(req, uploadId) {
+      if (req.method === 'POST') return;
+      const upload = await datastore.getUpload(uploadId).catch(() => null);
+      // An upload is its creator's alone: to anyone else it does not exist.
+      if (upload && upload.metadata?.userId !== String(callerOf(req).id))
+        throw notFound('There is no such upload.');
+    },
+    async onUploadCreate(req, upload) {
+      const user = callerOf(req);
+      if (upload.size === undefined)
+        throw invalid({ file: ['Say the size of the file (Upload-Length).'] });
+      const target = targetOf(upload);
+      await app.writeAs(user, (work) => checkUpload(work, target, upload.size));
+      return { metadata: { ...upload.metadata, userId: String(user.id) } };
+    },
+    async onUploadFinish(req, upload) {
+      const user = callerOf(req);
+      const file = path.join(directory, upload.id);
+      try {
+        await storeUpload(
+          app,
+          user,
+          { ...targetOf(upload), size: upload.size ?? upload.offset, uploadId: upload.id },
+          createReadStream(file),
+          await headOf(file),
+        );
+      } finally {
+        // Stored as a file of the proposal, or refused: either way the tus copy is done.
+        await datastore.remove(upload.id).catch((e: unknown) => app.log.warn(e));
+      }
+      return {};
+    },
+    async onResponseError(_req, error) {
+      if (error instanceof HttpError)
+        return { status_code: error.statusCode, body: JSON.stringify(error.toBody()) };
+      const status = (error as { status_code?: number }).status_code;
+      if (status === 413) return { status_code: 413, body: JSON.stringify(tooLarge().toBody()) };
+      if (status === undefined || status >= 500) {
+        app.log.error(error, 'upload failed');
+        return {
+          status_code: 500,
+          body: JSON.stringify({
+            detail: 'The upload failed on the server.',
+            code: 'internal_error',
+          }),
+        };
+      }
+      return undefined;
+    },
+  });
+
+  /** Hands one API request to the tus server and sends its answer through Fastify's reply. */
+  async function handle(request: FastifyRequest, reply: FastifyReply) {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    const carriesBytes = request.method === 'PATCH' || request.method === 'POST';
+    const req = new Request(new URL(request.url, 'http://merit.invalid'), {
+      method: request.method,
+      headers,
+      body: carriesBytes && request.body === undefined ? Readable.toWeb(request.raw) : undefined,
+      duplex: 'half',
+    } as RequestInit);
+    callers.set(req, request.user!);
+    const res = await tus.handleWeb(req);
+    for (const [name, value] of res.headers) {
+      // Fastify sets these itself for the body it sends.
+      if (name !== 'content-length' && name !== 'connection') void reply.header(name, value);
+    }
+    void reply.code(res.status);
+    const text = await res.text();
+    if (res.status >= 400) return reply.type('application/json').send(envelopeOf(res.status, text));
+    return reply.send(text || null);
+  }
+
+  /** Throws away uploads abandoned for a day; run now and then. */
+  const cleanUp = () => tus.cleanUpExpiredUploads().catch((e: unknown) => app.log.warn(e));
+
+  return { handle, cleanUp };
+}
