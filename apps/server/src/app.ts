@@ -35,6 +35,7 @@ import { formNamesRoutes } from './modules/forms/form-names.routes.js';
 import { formsRoutes } from './modules/forms/forms.routes.js';
 import { proposalsRoutes } from './modules/proposals/proposals.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
+import { reviewsRoutes } from './modules/reviews/reviews.routes.js';
 import { storageFor } from './lib/file-storage.js';
 import type { App, RegisteredRoute } from './types.js';
 
@@ -190,6 +191,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         await api.register(formsRoutes);
         await api.register(proposalsRoutes);
         await api.register(filesRoutes);
+        await api.register(reviewsRoutes);
       },
       { prefix: '/api/v1' },
     );

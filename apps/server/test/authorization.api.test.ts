@@ -6,7 +6,14 @@ import { issueToken } from '../src/modules/auth/tokens.js';
 import { addExtension, saveCall } from '../src/modules/calls/calls.service.js';
 import { createUser } from '../src/modules/users/users.service.js';
 import { makeForm, makeFormName, simpleSchema } from './admin-fixtures.js';
-import { callPayload, makeCallForms, makeProposal, type CallForms } from './call-fixtures.js';
+import {
+  assignReviewers,
+  callPayload,
+  makeCallForms,
+  makeProposal,
+  makeReview,
+  type CallForms,
+} from './call-fixtures.js';
 import { createTestApp, giveRole, makeCommittee, type TestContext } from './helpers.js';
 import { proposalTypeOf } from './proposal-fixtures.js';
 
@@ -150,6 +157,13 @@ async function newProposal(w: World, stateVal = 0) {
     authorId: author.id,
     stateVal,
   });
+}
+
+/** A current member of the shared committee, to be assigned as a reviewer. */
+async function newMember(w: World) {
+  const user = await newUser(w);
+  await giveRole(w.ctx.app, user.id, w.committeeId, 'MEMBER', w.ctx.clock.now());
+  return user;
 }
 
 /** A file of a fresh proposal, its bytes in the app's storage. */
@@ -336,9 +350,10 @@ const table: Row[] = [
     expect: adminOnly(204),
   },
   {
+    // Its chairs read it too, to choose reviewers.
     route: 'GET /api/v1/committee_members/',
     request: (w) => ({ query: { committee: String(w.committeeId) } }),
-    expect: adminOnly(200),
+    expect: chairsOnly(200),
   },
   { route: 'GET /api/v1/committees/', expect: adminOnly(200) },
   {
@@ -692,6 +707,58 @@ const table: Row[] = [
     request: async (w) => ({ params: { proposalId: (await newProposal(w)).id } }),
     expect: seenByChairs(200),
   },
+  // Reviews. The shared call's proposals are submitted here only where a row says so; its
+  // review window is a week away, so nobody may save a review (reviews.api.test.ts does).
+  {
+    route: 'POST /api/v1/reviewers/',
+    request: async (w) => ({
+      payload: { proposalId: (await newProposal(w, 1)).id, userId: (await newMember(w)).id },
+    }),
+    // Members see a submitted proposal, and are refused.
+    expect: { ...seenByChairs(201), member: 403 },
+  },
+  {
+    route: 'DELETE /api/v1/reviewers/',
+    request: async (w) => {
+      const proposal = await newProposal(w, 1);
+      const reviewer = await newMember(w);
+      await assignReviewers(w.ctx.app, proposal.id, [reviewer.id]);
+      return { payload: { proposalId: proposal.id, userId: reviewer.id } };
+    },
+    expect: { ...seenByChairs(204), member: 403 },
+  },
+  {
+    // Members see submitted proposals, but nobody reviews before the review window.
+    route: 'POST /api/v1/review_responses/',
+    request: async (w) => ({
+      payload: {
+        call: w.call,
+        proposal: (await newProposal(w, 1)).id,
+        formId: w.forms.review,
+        hash: 1,
+        data: {},
+      },
+    }),
+    expect: { ...seenByChairs(403), member: 403 },
+  },
+  {
+    route: 'GET /api/v1/reviews/:proposalId/:reviewId/',
+    request: async (w) => {
+      const proposal = await newProposal(w, 1);
+      const review = await makeReview(w.ctx.app, proposal.id, (await newMember(w)).id);
+      return { params: { proposalId: proposal.id, reviewId: review.id } };
+    },
+    expect: seenByChairs(200),
+  },
+  {
+    route: 'GET /api/v1/calls/:callId/proposals/:proposalId/reviews/',
+    request: async (w) => ({
+      params: { callId: w.call, proposalId: (await newProposal(w, 1)).id },
+    }),
+    expect: seenByChairs(200),
+  },
+  { route: 'GET /api/v1/pending_reviews/', expect: loggedIn(200) },
+  { route: 'GET /api/v1/reviews/', expect: loggedIn(200) },
 ];
 
 let world: World;

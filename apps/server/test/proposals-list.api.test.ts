@@ -125,6 +125,8 @@ describe("a call's proposal list, in SQL and in the domain", () => {
           actorExtensions: [],
           lock: null,
           hasReviews: p.reviewed,
+          reviewerIds: [],
+          actorHasReview: false,
         };
         if (decide('proposal.view', actor, resource, now) !== true) return [];
         const reviewed =

@@ -34,6 +34,9 @@ export const errorCodes = {
 
 export const healthResponse = z.object({ status: z.literal('ok') });
 
+/** A JSON object of any shape: a form's answers. */
+export const jsonObject = z.record(z.string(), z.unknown());
+
 // PostgreSQL integer ids: a larger number would fail in the database instead of as bad input.
 const MAX_ID = 2_147_483_647;
 const idMessage = 'Expected an id: a whole number from 1 to 2147483647.';

@@ -8,3 +8,4 @@ export * from './forms.js';
 export * from './calls.js';
 export * from './proposals.js';
 export * from './files.js';
+export * from './reviews.js';

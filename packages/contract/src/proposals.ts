@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { dateTime, entityId, idParam, listQuery, paginated } from './common.js';
+import { dateTime, entityId, idParam, jsonObject, listQuery, paginated } from './common.js';
+import { reviewer, score } from './reviews.js';
 
 const id = entityId;
-const jsonObject = z.record(z.string(), z.unknown());
 
 /** What the caller may do with a proposal, from the domain's proposal policy. */
 export const proposalAbilities = z.object({
@@ -14,6 +14,12 @@ export const proposalAbilities = z.object({
   delete: z.boolean(),
   /** May take the editing lock: may edit, whoever holds the lock now. */
   lock: z.boolean(),
+  /** May write a review of it now, or change their own (spec section 6, "Reviewing requires"). */
+  review: z.boolean(),
+  /** May see its reviews (View Reviews): chairs, members who may review it, a review's author. */
+  viewReviews: z.boolean(),
+  /** May assign and remove its reviewers (Manage Reviewers). */
+  manageReviewers: z.boolean(),
 });
 export type ProposalAbilities = z.infer<typeof proposalAbilities>;
 
@@ -65,6 +71,14 @@ export const proposalDetail = z
     lastModified: dateTime,
     /** Keyed by form id (as a string). */
     responses: z.record(z.string(), formResponse),
+    /**
+     * Only for those who may see its reviews (chairs, members who may review it): absent,
+     * not empty, for everyone else, its author and collaborators above all.
+     */
+    reviewers: z.array(reviewer).optional(),
+    isReviewed: z.boolean().optional(),
+    /** Each score field's mean over the reviews, then `result`, the mean review score. */
+    reviewScores: z.array(score).optional(),
     abilities: proposalAbilities,
   })
   .meta({ id: 'Proposal' });

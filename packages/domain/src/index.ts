@@ -14,3 +14,4 @@ export * from './proposals/index.js';
 export * from './permissions/policy.js';
 export * from './permissions/policies.js';
 export * from './files/index.js';
+export * from './reviews/index.js';

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  doublePrecision,
   index,
   integer,
   json,
@@ -491,7 +492,11 @@ export const proposalReviewers = pgTable(
   (t) => [primaryKey({ columns: [t.proposalId, t.userId] })],
 );
 
-/** Saved reviews, as far as calls need them (the reviews issue adds their responses). */
+/**
+ * Reviews: one per reviewer and proposal, made by its first save. Its score and each
+ * score field's number are worked out from its answers when it is saved (packages/domain
+ * reviews/scores.ts), so lists of thousands of proposals read them instead of answers.
+ */
 export const reviews = pgTable(
   'reviews',
   {
@@ -502,10 +507,34 @@ export const reviews = pgTable(
     reviewerId: integer('reviewer_id')
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
+    score: doublePrecision('score'),
+    scores: jsonb('scores').$type<{ name: string; value: number | null }[]>().notNull().default([]),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
-  (t) => [uniqueIndex('reviews_proposal_reviewer_idx').on(t.proposalId, t.reviewerId)],
+  (t) => [
+    uniqueIndex('reviews_proposal_reviewer_idx').on(t.proposalId, t.reviewerId),
+    index('reviews_reviewer_idx').on(t.reviewerId),
+  ],
+);
+
+/** A review's answers to one review form of its proposal's type. */
+export const reviewResponses = pgTable(
+  'review_responses',
+  {
+    reviewId: integer('review_id')
+      .notNull()
+      .references(() => reviews.id, { onDelete: 'cascade' }),
+    formId: integer('form_id')
+      .notNull()
+      .references(() => forms.id, { onDelete: 'restrict' }),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.reviewId, t.formId] }),
+    index('review_responses_form_idx').on(t.formId),
+  ],
 );
 
 /**

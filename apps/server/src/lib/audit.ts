@@ -36,7 +36,11 @@ export type AuditAction =
   | 'proposal.retract'
   | 'proposal.delete'
   | 'proposal.add_file'
-  | 'proposal.remove_file';
+  | 'proposal.remove_file'
+  | 'proposal.add_reviewer'
+  | 'proposal.remove_reviewer'
+  /** One Save All batch of a review (one save hash): the review forms it saved. */
+  | 'review.save';
 
 /** A value longer than this, as JSON, is kept as its start and its length. */
 export const AUDIT_VALUE_CAP = 1000;

@@ -72,6 +72,9 @@ export interface CommitteeResource {
 }
 
 export const committeePolicy = definePolicy<CommitteeResource>()({
+  /** Its chairs (and admins) read its current members: the reviewer picker lists them. */
+  readMembers: (actor, committee, now) =>
+    isCommitteeChair(actor, committee.committeeId, now) ? true : forbidden(messages.noPermission),
   /** Chairs create calls for the committees they chair now; admins for any. */
   createCall: (actor, committee, now) => {
     const ids = chairedCommitteeIds(actor, now);

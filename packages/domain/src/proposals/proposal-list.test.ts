@@ -12,6 +12,7 @@ const call = {
   termination: t('04-01T00:00:00'),
   reviewCommencement: t('04-15T00:00:00'),
   reviewTermination: t('05-15T00:00:00'),
+  isReviewOpen: false,
 };
 const during = t('03-10T00:00:00');
 
@@ -61,6 +62,8 @@ describe('proposalListScope', () => {
       actorExtensions: [],
       lock: null,
       hasReviews: false,
+      reviewerIds: [],
+      actorHasReview: false,
     };
     const own = part !== 'none';
     const inScope = {

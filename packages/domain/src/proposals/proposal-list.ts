@@ -4,7 +4,8 @@ import {
   isCommitteeMember,
   type CommitteeActor,
 } from '../permissions/committee.js';
-import { isProposalTeam, type ProposalResource } from './proposal.policy.js';
+import { isProposalTeam } from '../reviews/reviewing.js';
+import type { ProposalResource } from './proposal.policy.js';
 
 /**
  * Which of a call's proposals one actor sees in its list, the `view` rule of
@@ -43,7 +44,9 @@ export function proposalListScope(
  */
 export function seesReviewProgress(
   actor: CommitteeActor,
-  proposal: Pick<ProposalResource, 'call' | 'authorId' | 'collaboratorIds'>,
+  proposal: Pick<ProposalResource, 'authorId' | 'collaboratorIds'> & {
+    call: Pick<CallForPolicy, 'committeeId'>;
+  },
   now: Date,
 ): boolean {
   return (

@@ -20,6 +20,7 @@ const call = {
   termination: t('04-01T00:00:00'),
   reviewCommencement: t('04-15T00:00:00'),
   reviewTermination: t('05-15T00:00:00'),
+  isReviewOpen: false,
 };
 const opens = call.commencement;
 const deadline = call.termination;
@@ -53,6 +54,8 @@ const draft: ProposalResource = {
   actorExtensions: [],
   lock: null,
   hasReviews: false,
+  reviewerIds: [],
+  actorHasReview: false,
 };
 const submitted: ProposalResource = { ...draft, stateVal: 1 };
 
@@ -233,6 +236,9 @@ describe('abilities and state names', () => {
       manageCollaborators: true,
       delete: true,
       lock: true,
+      review: false,
+      viewReviews: false,
+      manageReviewers: false,
     });
     expect(abilitiesOf(proposalPolicy, actors.chair, submitted, during)).toEqual({
       view: true,
@@ -242,6 +248,9 @@ describe('abilities and state names', () => {
       manageCollaborators: false,
       delete: false,
       lock: false,
+      review: false,
+      viewReviews: true,
+      manageReviewers: true,
     });
   });
 

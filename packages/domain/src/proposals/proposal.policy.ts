@@ -1,5 +1,11 @@
 import { submissionOpenFor, type TimeWindow } from '../calls/windows.js';
-import type { CallForPolicy } from '../calls/call.policy.js';
+import {
+  isProposalTeam,
+  mayManageReviewers,
+  mayReview,
+  reviewAccess,
+  type ReviewedProposal,
+} from '../reviews/reviewing.js';
 import {
   isCommitteeChair,
   isCommitteeMember,
@@ -74,12 +80,7 @@ export interface ProposalLock {
 }
 
 /** A proposal as one actor's rules see it. */
-export interface ProposalResource {
-  call: CallForPolicy;
-  authorId: number;
-  collaboratorIds: readonly number[];
-  /** Stored state: 0 Draft, 1 Submitted. */
-  stateVal: number;
+export interface ProposalResource extends ReviewedProposal {
   /** The author's extension windows on the call: submission is open for the proposal in them. */
   authorExtensions: readonly TimeWindow[];
   /** The actor's own extension windows on the call. */
@@ -95,9 +96,6 @@ export const isAuthor = (actor: CommitteeActor, proposal: ProposalPeople) =>
   actor.id === proposal.authorId;
 export const isCollaborator = (actor: CommitteeActor, proposal: ProposalPeople) =>
   proposal.collaboratorIds.includes(actor.id);
-/** The author or a collaborator: the people a proposal belongs to. */
-export const isProposalTeam = (actor: CommitteeActor, proposal: ProposalPeople) =>
-  isAuthor(actor, proposal) || isCollaborator(actor, proposal);
 
 /** The lock while its lease runs, whoever holds it: a lease that ran out is free. */
 export function liveLock(proposal: Pick<ProposalResource, 'lock'>, now: Date): ProposalLock | null {
@@ -230,6 +228,25 @@ export const proposalPolicy = definePolicy<ProposalResource>()({
    * sees the proposal is told who holds it, and never takes it.
    */
   lock: mayEditButForLock,
+  /** Writing or changing one's review: the six conditions of spec section 6. */
+  review: (actor, proposal, now) =>
+    allOf(
+      () => canSee(actor, proposal, now),
+      () => mayReview(actor, proposal, now),
+    ),
+  /** Seeing its reviews: chairs, members who may review it, and whoever wrote one (their own). */
+  viewReviews: (actor, proposal, now) =>
+    allOf(
+      () => canSee(actor, proposal, now),
+      () =>
+        reviewAccess(actor, proposal, now) === 'none' ? hidden(proposalMessages.notFound) : true,
+    ),
+  /** Assigning and removing reviewers: chairs, once it has left the submission stage. */
+  manageReviewers: (actor, proposal, now) =>
+    allOf(
+      () => canSee(actor, proposal, now),
+      () => mayManageReviewers(actor, proposal, now),
+    ),
 });
 
 export type ProposalAbilities = { [A in keyof typeof proposalPolicy]: boolean };

@@ -12,6 +12,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/client.js';
 import { calls, committeeRoles, committees, users } from '../../db/schema.js';
 import { anyOf, isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
+import { authorize } from '../../lib/authorize.js';
 import { conflict, invalid, notFound } from '../../lib/http-errors.js';
 import type { ReadWork, Work } from '../../lib/work.js';
 
@@ -44,6 +45,16 @@ export async function listCommittees(db: Tx): Promise<Committee[]> {
 export async function findCommittee(db: Tx, id: number): Promise<Committee | undefined> {
   const [row] = await db.select(committeeColumns).from(committees).where(eq(committees.id, id));
   return row;
+}
+
+/** GET /committee_members/: for its chairs and admins, who choose reviewers among them. */
+export async function committeeMembers(
+  work: ReadWork,
+  committeeId: number,
+): Promise<CommitteeMember[]> {
+  authorize(work.actor, 'committee.readMembers', { committeeId }, work.now);
+  const found = await getCommittee(work, committeeId);
+  return currentMembers(work.tx, found.id, work.now);
 }
 
 /** The committee's current members (a role is current while now is in its period), by name. */

@@ -31,10 +31,12 @@ import {
   forms,
   proposalCollaborators,
   proposalResponses,
+  proposalReviewers,
   proposalSaves,
   proposalTypeForms,
   proposalTypes,
   proposals,
+  reviews,
   users,
 } from '../../db/schema.js';
 import { offsetOf, orderOf } from '../../lib/pages.js';
@@ -114,7 +116,7 @@ export async function loadProposal(
   if (!row) return undefined;
   const { proposal, call } = row;
 
-  const [collaborators, windows] = await Promise.all([
+  const [collaborators, windows, reviewerRows, ownReviews] = await Promise.all([
     tx
       .select({ id: users.id, name: nameOf(users), email: users.email })
       .from(proposalCollaborators)
@@ -134,6 +136,14 @@ export async function loadProposal(
           inArray(extensions.userId, [proposal.authorId, actor.id]),
         ),
       ),
+    tx
+      .select({ userId: proposalReviewers.userId })
+      .from(proposalReviewers)
+      .where(eq(proposalReviewers.proposalId, proposal.id)),
+    tx
+      .select({ id: reviews.id })
+      .from(reviews)
+      .where(and(eq(reviews.proposalId, proposal.id), eq(reviews.reviewerId, actor.id))),
   ]);
   const windowsOf = (userId: number): TimeWindow[] => windows.filter((w) => w.userId === userId);
   const { lockHolderId, lockExpiresAt } = proposal;
@@ -156,6 +166,8 @@ export async function loadProposal(
           ? { holderId: lockHolderId, holderName: row.holderName ?? '', expiresAt: lockExpiresAt }
           : null,
       hasReviews: Boolean(row.hasReviews),
+      reviewerIds: reviewerRows.map((r) => r.userId),
+      actorHasReview: ownReviews.length > 0,
     },
   };
 }

@@ -34,6 +34,7 @@ import type { z } from 'zod';
 import { addToAuditBatch } from '../../lib/audit.js';
 import { DELETE_STORED_FILES_JOB, type DeleteStoredFiles } from '../../lib/file-storage.js';
 import { storageKeysOf } from '../files/files.queries.js';
+import { reviewFactsOf } from '../reviews/review-facts.js';
 import { authorize } from '../../lib/authorize.js';
 import { conflict, HttpError, invalid, notFound } from '../../lib/http-errors.js';
 import { enqueueMail } from '../../lib/mail-job.js';
@@ -112,7 +113,10 @@ export async function getProposal(work: ReadWork, id: number): Promise<ProposalD
     proposalFormsOf(work.tx, loaded.proposal.proposalTypeId),
     responsesOf(work.tx, id),
   ]);
-  return presentProposal(loaded, forms, entries, work.actor, work.now);
+  return {
+    ...presentProposal(loaded, forms, entries, work.actor, work.now),
+    ...(await reviewFactsOf(work, loaded)),
+  };
 }
 
 export async function getMyProposals(work: ReadWork): Promise<MyProposal[]> {
@@ -170,7 +174,10 @@ async function editableOf(
           authorExtensions: windows.get(row.authorId) ?? [],
           actorExtensions,
           lock: null,
+          // The lock rule reads nothing of reviews.
           hasReviews: false,
+          reviewerIds: [],
+          actorHasReview: false,
         },
         work.now,
       ) === true,

@@ -19,6 +19,9 @@ export const authorDraftAbilities: ProposalAbilities = {
   manageCollaborators: true,
   delete: true,
   lock: true,
+  review: false,
+  viewReviews: false,
+  manageReviewers: false,
 };
 
 /** What a chair, or a member, may do with someone else's proposal: read it. */
@@ -30,6 +33,9 @@ export const readerAbilities: ProposalAbilities = {
   manageCollaborators: false,
   delete: false,
   lock: false,
+  review: false,
+  viewReviews: false,
+  manageReviewers: false,
 };
 
 /**

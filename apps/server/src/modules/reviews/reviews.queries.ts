@@ -1,0 +1,286 @@
+import type { Score, ScoreFormOptions, TimeWindow } from '@merit/domain';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client.js';
+import {
+  calls,
+  committees,
+  extensions,
+  formNames,
+  forms,
+  proposalCollaborators,
+  proposalReviewers,
+  proposalTypeForms,
+  proposals,
+  reviewResponses,
+  reviews,
+  users,
+} from '../../db/schema.js';
+import { personNameSql } from '../../lib/sql.js';
+
+export type ReviewRow = typeof reviews.$inferSelect;
+
+/** A review form of a proposal type, in the call's order, with what checks and scores need. */
+export interface ReviewForm {
+  id: number;
+  type: number;
+  jsonSchema: Record<string, unknown>;
+  uiSchema: Record<string, unknown>;
+  options: Record<string, unknown> | null;
+  updatedAt: Date;
+}
+
+export async function reviewFormsOf(tx: Tx, proposalTypeId: number): Promise<ReviewForm[]> {
+  return tx
+    .select({
+      id: forms.id,
+      type: formNames.type,
+      jsonSchema: forms.jsonSchema,
+      uiSchema: forms.uiSchema,
+      options: forms.options,
+      updatedAt: forms.updatedAt,
+    })
+    .from(proposalTypeForms)
+    .innerJoin(forms, eq(forms.id, proposalTypeForms.formId))
+    .innerJoin(formNames, eq(formNames.id, forms.formNameId))
+    .where(
+      and(
+        eq(proposalTypeForms.proposalTypeId, proposalTypeId),
+        eq(proposalTypeForms.kind, 'review'),
+      ),
+    )
+    .orderBy(asc(proposalTypeForms.position));
+}
+
+/** The score options of a Review Score Form (type 3); null for the other forms. */
+export const scoreOptionsOf = (form: ReviewForm) =>
+  form.type === 3 ? (form.options as unknown as ScoreFormOptions) : null;
+
+export async function reviewOf(tx: Tx, proposalId: number, reviewerId: number) {
+  const [row] = await tx
+    .select()
+    .from(reviews)
+    .where(and(eq(reviews.proposalId, proposalId), eq(reviews.reviewerId, reviewerId)));
+  return row;
+}
+
+export async function reviewById(tx: Tx, id: number) {
+  const [row] = await tx
+    .select({ review: reviews, author: personNameSql(users) })
+    .from(reviews)
+    .innerJoin(users, eq(users.id, reviews.reviewerId))
+    .where(eq(reviews.id, id));
+  return row;
+}
+
+/** Makes the caller's review of a proposal; the existing one when a retry made it first. */
+export async function insertReview(tx: Tx, proposalId: number, reviewerId: number, now: Date) {
+  await tx
+    .insert(reviews)
+    .values({ proposalId, reviewerId, createdAt: now, updatedAt: now })
+    .onConflictDoNothing();
+  return (await reviewOf(tx, proposalId, reviewerId))!;
+}
+
+export async function writeReviewResponse(
+  tx: Tx,
+  reviewId: number,
+  formId: number,
+  data: Record<string, unknown>,
+  now: Date,
+) {
+  await tx
+    .insert(reviewResponses)
+    .values({ reviewId, formId, data, updatedAt: now })
+    .onConflictDoUpdate({
+      target: [reviewResponses.reviewId, reviewResponses.formId],
+      set: { data, updatedAt: now },
+    });
+}
+
+/** The answers of some reviews, by review id then form id. */
+export async function responsesOfReviews(tx: Tx, reviewIds: number[]) {
+  const answers = new Map<number, Map<number, Record<string, unknown>>>();
+  if (reviewIds.length === 0) return answers;
+  const rows = await tx
+    .select()
+    .from(reviewResponses)
+    .where(inArray(reviewResponses.reviewId, reviewIds));
+  for (const row of rows) {
+    const byForm = answers.get(row.reviewId) ?? new Map<number, Record<string, unknown>>();
+    byForm.set(row.formId, row.data);
+    answers.set(row.reviewId, byForm);
+  }
+  return answers;
+}
+
+export async function setReviewScore(
+  tx: Tx,
+  reviewId: number,
+  scored: { score: number | null; scores: Score[] },
+  now: Date,
+) {
+  await tx
+    .update(reviews)
+    .set({ score: scored.score, scores: scored.scores, updatedAt: now })
+    .where(eq(reviews.id, reviewId));
+}
+
+/** A proposal's reviews, with their authors' names, oldest first. */
+export async function reviewsOfProposal(tx: Tx, proposalId: number) {
+  return tx
+    .select({ review: reviews, author: personNameSql(users) })
+    .from(reviews)
+    .innerJoin(users, eq(users.id, reviews.reviewerId))
+    .where(eq(reviews.proposalId, proposalId))
+    .orderBy(asc(reviews.createdAt), asc(reviews.id));
+}
+
+/** The reviewers a chair assigned to a proposal, by name. */
+export async function reviewersOf(tx: Tx, proposalId: number) {
+  return tx
+    .select({ id: users.id, name: personNameSql(users) })
+    .from(proposalReviewers)
+    .innerJoin(users, eq(users.id, proposalReviewers.userId))
+    .where(eq(proposalReviewers.proposalId, proposalId))
+    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id));
+}
+
+/** Assigns a reviewer; false when they were one already. */
+export async function insertReviewer(tx: Tx, proposalId: number, userId: number) {
+  const rows = await tx
+    .insert(proposalReviewers)
+    .values({ proposalId, userId })
+    .onConflictDoNothing()
+    .returning({ userId: proposalReviewers.userId });
+  return rows.length > 0;
+}
+
+export async function deleteReviewer(tx: Tx, proposalId: number, userId: number) {
+  const rows = await tx
+    .delete(proposalReviewers)
+    .where(and(eq(proposalReviewers.proposalId, proposalId), eq(proposalReviewers.userId, userId)))
+    .returning({ userId: proposalReviewers.userId });
+  return rows.length > 0;
+}
+
+/** Someone who may become a reviewer: their name and address, if they are an active user. */
+export async function candidateUser(tx: Tx, userId: number) {
+  const [row] = await tx
+    .select({
+      id: users.id,
+      name: personNameSql(users),
+      email: users.email,
+      firstName: users.firstName,
+      username: users.username,
+      isActive: users.isActive,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row;
+}
+
+/** The caller's own reviews, newest change first, for the dashboard. */
+export async function myReviews(tx: Tx, reviewerId: number) {
+  return tx
+    .select({
+      reviewId: reviews.id,
+      proposalId: proposals.id,
+      proposalName: proposals.name,
+      callId: calls.id,
+      callName: calls.name,
+      score: reviews.score,
+      lastModified: reviews.updatedAt,
+    })
+    .from(reviews)
+    .innerJoin(proposals, eq(proposals.id, reviews.proposalId))
+    .innerJoin(calls, eq(calls.id, proposals.callId))
+    .where(eq(reviews.reviewerId, reviewerId))
+    .orderBy(desc(reviews.updatedAt), desc(reviews.id));
+}
+
+/**
+ * The proposals the actor might review now and has not: submitted, of calls in their
+ * review window whose committee the actor is on (any, for admins), not their own, open to
+ * all members or assigned to them, and submission closed for the author. The SQL narrows
+ * the rows; the domain's `mayReview` decides each one (the caller does), so the two
+ * cannot disagree about who may review.
+ */
+export async function pendingCandidates(
+  tx: Tx,
+  actor: { id: number; committeeIds: number[] | null },
+  now: Date,
+) {
+  if (actor.committeeIds !== null && actor.committeeIds.length === 0) return [];
+  const assigned = sql`exists (select 1 from ${proposalReviewers}
+    where ${proposalReviewers.proposalId} = ${proposals.id}
+      and ${proposalReviewers.userId} = ${actor.id})`;
+  const extended = sql`exists (select 1 from ${extensions}
+    where ${extensions.callId} = ${calls.id}
+      and ${extensions.userId} = ${proposals.authorId}
+      and ${extensions.commencement} <= ${now}
+      and ${extensions.termination} > ${now})`;
+  return tx
+    .select({
+      proposalId: proposals.id,
+      proposalName: proposals.name,
+      authorId: proposals.authorId,
+      stateVal: proposals.stateVal,
+      call: calls,
+      committeeName: committees.name,
+      assigned: sql<boolean>`${assigned}`,
+    })
+    .from(proposals)
+    .innerJoin(calls, eq(calls.id, proposals.callId))
+    .innerJoin(committees, eq(committees.id, calls.committeeId))
+    .leftJoin(reviews, and(eq(reviews.proposalId, proposals.id), eq(reviews.reviewerId, actor.id)))
+    .where(
+      and(
+        gte(proposals.stateVal, 1),
+        ne(proposals.authorId, actor.id),
+        isNull(reviews.id),
+        eq(calls.closed, false),
+        lte(calls.reviewCommencement, now),
+        gt(calls.reviewTermination, now),
+        actor.committeeIds === null ? undefined : inArray(calls.committeeId, actor.committeeIds),
+        or(eq(calls.isReviewOpen, true), assigned),
+        sql`not ${extended}`,
+      ),
+    )
+    .orderBy(asc(calls.reviewTermination), asc(calls.id), asc(proposals.name), asc(proposals.id));
+}
+
+/** Collaborators and author extensions of some proposals: what `mayReview` still needs. */
+export async function teamsOf(tx: Tx, proposalIds: number[]) {
+  const collaborators = new Map<number, number[]>();
+  if (proposalIds.length === 0) return collaborators;
+  const rows = await tx
+    .select({ proposalId: proposalCollaborators.proposalId, userId: proposalCollaborators.userId })
+    .from(proposalCollaborators)
+    .where(inArray(proposalCollaborators.proposalId, proposalIds));
+  for (const row of rows)
+    collaborators.set(row.proposalId, [...(collaborators.get(row.proposalId) ?? []), row.userId]);
+  return collaborators;
+}
+
+/** The extensions of these authors on these calls, by call and author. */
+export async function authorWindows(
+  tx: Tx,
+  pairs: { callId: number; authorId: number }[],
+): Promise<Map<string, TimeWindow[]>> {
+  const windows = new Map<string, TimeWindow[]>();
+  if (pairs.length === 0) return windows;
+  const rows = await tx
+    .select()
+    .from(extensions)
+    .where(
+      and(
+        inArray(extensions.callId, [...new Set(pairs.map((p) => p.callId))]),
+        inArray(extensions.userId, [...new Set(pairs.map((p) => p.authorId))]),
+      ),
+    );
+  for (const row of rows) {
+    const key = `${row.callId}:${row.userId}`;
+    windows.set(key, [...(windows.get(key) ?? []), row]);
+  }
+  return windows;
+}

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { dateTime, entityId, idParam, jsonObject } from './common.js';
+
+const id = entityId;
+
+/**
+ * A named score (ARCHITECTURE.md "Scores"): a score field's number, or a proposal's
+ * `result` (the mean of its reviews' scores); null when nobody gave one.
+ */
+export const score = z
+  .object({ name: z.string(), value: z.number().nullable() })
+  .meta({ id: 'Score' });
+export type ScoreValue = z.infer<typeof score>;
+
+/** A reviewer as chairs and fellow reviewers see them. */
+export const reviewer = z.object({ id, name: z.string() });
+export type Reviewer = z.infer<typeof reviewer>;
+
+/** POST /reviewers/ and DELETE /reviewers/ (spec section 7). */
+export const reviewerChange = z.object({ proposalId: id, userId: id });
+export type ReviewerChange = z.infer<typeof reviewerChange>;
+
+/** POST /review_responses/: one review form of the caller's review of a proposal. */
+export const reviewResponseSave = z.object({
+  call: id,
+  proposal: id,
+  /** The review, once its first save has made it; null (or absent) for that first save. */
+  reviewId: id.nullable().optional(),
+  formId: id,
+  /** One Save All batch (0 to 2^31-1): its audit row collects the forms it saved. */
+  hash: z.number().int().min(0).max(2_147_483_647),
+  data: jsonObject,
+  /** Check `data` against the form's JSON Schema (default); false saves a draft. */
+  validate: z.boolean().default(true),
+});
+export type ReviewResponseSave = z.input<typeof reviewResponseSave>;
+
+export const reviewResponseSaved = z.object({
+  reviewId: id,
+  proposalId: id,
+  formId: id,
+  /** The review's score after this save; null until a score field has a number. */
+  score: z.number().nullable(),
+  lastModified: dateTime,
+});
+export type ReviewResponseSaved = z.infer<typeof reviewResponseSaved>;
+
+export const reviewAbilities = z.object({
+  /** May change it now: its own author, while reviewing is allowed (spec section 5). */
+  edit: z.boolean(),
+});
+
+/** GET /reviews/{proposalId}/{reviewId}/ (spec section 3, Review). */
+export const reviewDetail = z
+  .object({
+    id,
+    proposalId: id,
+    proposalName: z.string(),
+    proposalAuthor: z.string(),
+    callId: id,
+    /** The reviewer. */
+    authorId: id,
+    author: z.string(),
+    /** Each review form's answers, keyed by form id (as a string). */
+    responses: z.record(z.string(), jsonObject),
+    scores: z.array(score),
+    score: z.number().nullable(),
+    lastModified: dateTime,
+    abilities: reviewAbilities,
+  })
+  .meta({ id: 'Review' });
+export type ReviewDetail = z.infer<typeof reviewDetail>;
+
+/** A review in a proposal's review list, with what the Review Summary CSV needs. */
+export const reviewSummary = z.object({
+  id,
+  authorId: id,
+  author: z.string(),
+  score: z.number().nullable(),
+  scores: z.array(score),
+  /** The text answers of its review forms, labelled by the schemas' titles. */
+  comments: z.array(z.object({ name: z.string(), value: z.string() })),
+  lastModified: dateTime,
+  abilities: reviewAbilities,
+});
+export type ReviewSummary = z.infer<typeof reviewSummary>;
+
+/** GET /calls/{callId}/proposals/{proposalId}/reviews/. */
+export const proposalReviewList = z.object({
+  proposalId: id,
+  proposalName: z.string(),
+  callId: id,
+  reviews: z.array(reviewSummary),
+  reviewers: z.array(reviewer),
+  /** Chairs only: each score field's average and the average result. */
+  totals: z.array(score).optional(),
+});
+export type ProposalReviewList = z.infer<typeof proposalReviewList>;
+
+/** GET /pending_reviews/: a proposal the caller may review now and has not. */
+export const pendingReview = z.object({
+  committeeName: z.string(),
+  callId: id,
+  callName: z.string(),
+  proposalId: id,
+  proposalName: z.string(),
+  reviewDeadline: dateTime,
+});
+export type PendingReview = z.infer<typeof pendingReview>;
+export const pendingReviewList = z.array(pendingReview);
+
+/** GET /reviews/: the caller's own reviews, for the dashboard. */
+export const myReview = z.object({
+  callName: z.string(),
+  proposalName: z.string(),
+  reviewId: id,
+  proposalId: id,
+  callId: id,
+  score: z.number().nullable(),
+  lastModified: dateTime,
+});
+export type MyReview = z.infer<typeof myReview>;
+export const myReviewList = z.array(myReview);
+
+export const reviewParams = z.object({ proposalId: idParam, reviewId: idParam });
+export const proposalReviewsParams = z.object({ callId: idParam, proposalId: idParam });

@@ -1,0 +1,3 @@
+export * from './reviewing.js';
+export * from './scores.js';
+export * from './comments.js';
