@@ -3,10 +3,12 @@ import path from 'node:path';
 import type { ProposalDetail, ProposalFile } from '@merit/contract';
 import { fileMessages, MAX_UPLOAD_BYTES } from '@merit/domain';
 import { eq } from 'drizzle-orm';
+import { FileStore } from '@tus/file-store';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proposalCollaborators, proposalFiles, proposals } from '../src/db/schema.js';
+import { removeFinishedUploads } from '../src/modules/files/uploads.js';
 import { auditOf, caller, makeForm, makeFormName } from './admin-fixtures.js';
 import {
   auth,
@@ -196,10 +198,21 @@ describe('resumable uploads (tus)', () => {
     expect((await auditOf(ctx.app, 'proposal', proposal.id)).map((a) => a.action)).toContain(
       'proposal.add_file',
     );
-    // The tus copy is gone once the file is stored.
+    // A client whose last answer was lost asks again and hears that the upload is complete.
+    const again = await ctx.app.inject({
+      method: 'HEAD',
+      url: location,
+      headers: tus(author.headers),
+    });
+    expect(again.headers['upload-offset']).toBe(String(bytes.length));
+    expect((await filesOf(author, proposal.id)).length).toBe(1);
+    // Later, the tus copy goes; the file stays.
+    const uploads = new FileStore({ directory: path.join(ctx.dataDir, 'uploads') });
+    expect(await removeFinishedUploads(uploads, new Date(Date.now() + 60_000))).toBe(1);
     expect(await readdir(path.join(ctx.dataDir, 'uploads'))).not.toContain(
       location.split('/').pop(),
     );
+    expect((await download(author, file!.id)).rawPayload.equals(bytes)).toBe(true);
   });
 
   it('refuses an over-size file before taking any of it, and says the limit', async () => {

@@ -17,6 +17,25 @@ import type { FileRow } from './files.queries.js';
 export const UPLOADS_PATH = '/api/v1/uploads';
 /** An upload nobody has continued for this long is thrown away. */
 const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
+/** A finished upload's tus copy is kept this long after it began, for clients that ask again. */
+const FINISHED_KEPT_MS = 60 * 60 * 1000;
+
+/**
+ * Removes the tus copies of finished uploads begun before `before` (tus stamps uploads
+ * with the real clock). Their files live on in the file storage.
+ */
+export async function removeFinishedUploads(datastore: FileStore, before: Date): Promise<number> {
+  let removed = 0;
+  for (const id of (await datastore.configstore.list?.()) ?? []) {
+    const upload = await datastore.getUpload(id).catch(() => null);
+    const begun = upload?.creation_date ? new Date(upload.creation_date) : null;
+    if (upload && upload.offset === upload.size && begun && begun < before) {
+      await datastore.remove(id);
+      removed += 1;
+    }
+  }
+  return removed;
+}
 
 const MAX_ID = 2_147_483_647;
 /** A metadata id: canonical positive integers only, as everywhere in the API. */
@@ -162,10 +181,14 @@ export function createUploads(app: App) {
           createReadStream(file),
           await headOf(file),
         );
-      } finally {
-        // Stored as a file of the proposal, or refused: either way the tus copy is done.
+      } catch (error) {
+        // Refused: a client that asks again must start again, and be refused again.
         await datastore.remove(upload.id).catch((e: unknown) => app.log.warn(e));
+        throw error;
       }
+      // Stored. The tus copy stays a while (removeFinishedUploads), so a client whose
+      // last answer was lost asks for the offset, hears "complete", and does not send
+      // the whole file again as a new upload.
       return {};
     },
     async onResponseError(_req, error) {
@@ -212,8 +235,15 @@ export function createUploads(app: App) {
     return reply.send(text || null);
   }
 
-  /** Throws away uploads abandoned for a day; run now and then. */
-  const cleanUp = () => tus.cleanUpExpiredUploads().catch((e: unknown) => app.log.warn(e));
+  /** Throws away uploads abandoned for a day, and finished ones kept long enough; run now and then. */
+  const cleanUp = async () => {
+    try {
+      await tus.cleanUpExpiredUploads();
+      await removeFinishedUploads(datastore, new Date(Date.now() - FINISHED_KEPT_MS));
+    } catch (error) {
+      app.log.warn(error, 'cleaning up uploads failed');
+    }
+  };
 
   return { handle, cleanUp };
 }
