@@ -297,7 +297,10 @@ test('a collaborator joins by their hash, finds the proposal and edits the draft
 
   // They edit the draft and save it, but submitting is the author's alone.
   await expectEditable(page);
-  await expect(page.getByRole('button', { name: 'Manage', exact: true })).toHaveCount(0);
+  const menu = await openManageMenu(page);
+  await expect(menu.getByRole('menuitem')).toHaveText(['Save PDF', 'Manage Uploaded Files']);
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
   const addition = ' Pulsar timing will follow in the second year.';
   await textField(page, 'Abstract').fill(`${OBSERVING_ANSWERS.abstract}${addition}`);
   await page.getByRole('button', { name: 'Save', exact: true }).click();

@@ -1,11 +1,12 @@
 import type { CallProposal } from '@merit/contract';
+import { fileMessages } from '@merit/domain';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { chairAbilities, makeCall } from '../../features/calls/calls.fixtures';
 import { makeCallProposal } from '../../features/proposals/proposals.fixtures';
 import { makeUser } from '../../test/fixtures';
-import { AFTER_NAVIGATION, apiCalls, renderApp, stubApi } from '../../test/render-app';
+import { AFTER_NAVIGATION, apiCalls, renderApp, sentBody, stubApi } from '../../test/render-app';
 
 const page = (items: CallProposal[], sort = 'name') => ({
   body: { items, page: 1, pageSize: 10, total: items.length, sort },
@@ -48,7 +49,7 @@ describe('CallProposalsPage', { timeout: 20_000 }, () => {
       within(table)
         .getAllByRole('columnheader')
         .map((cell) => cell.textContent),
-    ).toEqual(['Type', 'Name', 'Proposal Author', 'State', 'View']);
+    ).toEqual(['Type', 'Name', 'Proposal Author', 'State', 'Actions']);
     // Edit where the server says the caller may edit; View everywhere else.
     expect(
       within(table).getByRole('link', { name: 'Edit Proposal Dark matter survey' }),
@@ -83,5 +84,41 @@ describe('CallProposalsPage', { timeout: 20_000 }, () => {
       ),
     ).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Add Proposal' })).not.toBeInTheDocument();
+  });
+
+  it('says so when the PDF of a proposal cannot be made, and lets the next one be asked for', async () => {
+    const user = userEvent.setup();
+    const fetchStub = stubApi({
+      'GET /user_details/': { body: makeUser() },
+      'GET /calls/12/': { body: makeCall() },
+      'GET /calls/12/proposals/?page=1&pageSize=10&sort=name': page([mine, theirs]),
+      'POST /download_tickets/': {
+        body: {
+          url: '/api/v1/download_proposal_extract/30/?ticket=once',
+          expires: '2026-03-02T10:01:00.000Z',
+        },
+      },
+      'GET /download_proposal_extract/30/?ticket=once': {
+        status: 500,
+        body: { detail: 'Something went wrong on our side.', code: 'internal' },
+      },
+    });
+    renderApp('/calls/12/proposals/', { token: 'k' });
+    const pdf = await screen.findByRole(
+      'button',
+      { name: 'PDF of Dark matter survey' },
+      AFTER_NAVIGATION,
+    );
+    await user.click(pdf);
+
+    expect(await screen.findByText(fileMessages.pdfFailed)).toBeVisible();
+    expect(sentBody(fetchStub, 'POST /download_tickets/')).toEqual({ proposalExtract: 30 });
+    // The ticket went in the address, never the token: the request carried no header for it.
+    const [, init] = fetchStub.mock.calls.find(([input]) =>
+      String(input).startsWith('/api/v1/download_proposal_extract/'),
+    )!;
+    expect(init?.headers).toBeUndefined();
+    expect(screen.queryByText(/Making the PDF/)).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'PDF of Comet dust' })).toBeEnabled();
   });
 });

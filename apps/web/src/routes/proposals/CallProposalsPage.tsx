@@ -1,6 +1,7 @@
 import type { CallProposal } from '@merit/contract';
 import AddIcon from '@mui/icons-material/Add';
-import { Box, Button } from '@mui/material';
+import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
+import { Box, Button, Stack } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
 import { BackLink } from '../../components/BackLink';
 import { EmptyState } from '../../components/EmptyState';
@@ -14,6 +15,8 @@ import { useTableState } from '../../components/table/use-table-state';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { useIdParam } from '../../components/use-id-param';
 import { useCall } from '../../features/calls/calls.api';
+import { PdfStatus } from '../../features/files/PdfStatus';
+import { useProposalPdf } from '../../features/files/use-proposal-pdf';
 import { useCallProposals } from '../../features/proposals/proposals.api';
 
 /** How long typing must pause before the list is searched again. */
@@ -42,6 +45,7 @@ function CallProposalsView({ callId }: { callId: number }) {
   const table = useTableState(COLUMNS, { defaultSort: { key: 'name', direction: 'asc' } });
   const q = useDebouncedValue(table.q.trim(), SEARCH_DELAY_MS);
   const proposals = useCallProposals(callId, { ...table.serverQuery, q });
+  const pdf = useProposalPdf();
 
   if (call.isPending) return <LoadingView label="Loading the call…" />;
   if (call.isError)
@@ -50,23 +54,37 @@ function CallProposalsView({ callId }: { callId: number }) {
   const columns: Column<CallProposal>[] = [
     ...COLUMNS,
     {
-      key: 'view',
-      header: 'View',
+      // One column for the row's buttons, which stays in view as the table scrolls.
+      key: 'actions',
+      header: 'Actions',
       action: true,
       cell: (row) => {
         // Spec section 2, Proposal list: Edit or View, as the server says the caller may.
         const label = row.editable ? 'Edit Proposal' : 'View Proposal';
         return (
-          <Button
-            component={RouterLink}
-            to={`/calls/${callId}/proposals/${row.id}/`}
-            size="small"
-            variant="outlined"
-            aria-label={`${label} ${row.proposalName}`}
-            sx={{ whiteSpace: 'nowrap' }}
-          >
-            {label}
-          </Button>
+          <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
+            <Button
+              component={RouterLink}
+              to={`/calls/${callId}/proposals/${row.id}/`}
+              size="small"
+              variant="outlined"
+              aria-label={`${label} ${row.proposalName}`}
+              sx={{ whiteSpace: 'nowrap' }}
+            >
+              {label}
+            </Button>
+            <Button
+              size="small"
+              startIcon={<PictureAsPdfIcon />}
+              loading={pdf.progress?.proposalId === row.id}
+              // One PDF at a time: each is made on the server.
+              disabled={pdf.progress !== null}
+              aria-label={`PDF of ${row.proposalName}`}
+              onClick={() => pdf.save(row)}
+            >
+              PDF
+            </Button>
+          </Stack>
         );
       },
     },
@@ -117,6 +135,7 @@ function CallProposalsView({ callId }: { callId: number }) {
       <Box sx={{ mb: 2 }}>
         <SearchField label="Search proposals" value={table.q} onChange={table.setQuery} />
       </Box>
+      <PdfStatus progress={pdf.progress} />
       {content}
     </>
   );

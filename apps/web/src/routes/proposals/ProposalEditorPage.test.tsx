@@ -290,7 +290,7 @@ describe('ProposalEditorPage', { timeout: 30_000 }, () => {
       within(screen.getByRole('menu'))
         .getAllByRole('menuitem')
         .map((item) => item.textContent),
-    ).toEqual(['Manage Collaborators']);
+    ).toEqual(['Save PDF', 'Manage Collaborators', 'Manage Uploaded Files']);
   });
 
   it('shows the answers read-only, and never takes the lock, to someone who may not edit', async () => {
@@ -305,8 +305,14 @@ describe('ProposalEditorPage', { timeout: 30_000 }, () => {
     expect(screen.getByRole('textbox', { name: /Project title/ })).toBeDisabled();
     expect(screen.getByText(proposalMessages.submitted)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Save All' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Manage' })).not.toBeInTheDocument();
     expect(count(fetchStub, 'GET /lock/30/')).toBe(0);
+    // Whoever sees a proposal may save its PDF and see its files, and nothing more.
+    await userEvent.click(screen.getByRole('button', { name: 'Manage' }));
+    expect(
+      within(screen.getByRole('menu'))
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Save PDF', 'Manage Uploaded Files']);
   });
 
   it('renews the lock every 5 s, waits again after a save, and gives it back on leaving', async () => {
@@ -529,7 +535,13 @@ describe('ProposalEditorPage', { timeout: 30_000 }, () => {
       within(screen.getByRole('menu'))
         .getAllByRole('menuitem')
         .map((item) => item.textContent),
-    ).toEqual(['Manage Collaborators', 'Submit Proposal', 'Delete Proposal']);
+    ).toEqual([
+      'Save PDF',
+      'Manage Collaborators',
+      'Manage Uploaded Files',
+      'Submit Proposal',
+      'Delete Proposal',
+    ]);
     await user.click(screen.getByRole('menuitem', { name: 'Submit Proposal' }));
     const dialog = await screen.findByRole('dialog', { name: 'Submit this proposal?' });
     await user.click(within(dialog).getByRole('button', { name: 'Submit Proposal' }));

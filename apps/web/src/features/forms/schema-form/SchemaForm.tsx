@@ -3,6 +3,7 @@ import { RichDescription } from '@rjsf/core';
 import type { FormProps } from '@rjsf/core';
 import Form from '@rjsf/mui';
 import type { DescriptionFieldProps, TitleFieldProps } from '@rjsf/utils';
+import { FileFieldWidget } from '../../files/FileFieldWidget';
 import { readableErrors } from '../json-schema/error-messages';
 import { formValidator } from '../json-schema/rjsf-validator';
 import { WordLimitedTextarea } from './WordLimitedTextarea';
@@ -35,15 +36,17 @@ function DescriptionFieldTemplate({ id, description, registry, uiSchema }: Descr
   );
 }
 
-const widgets = { TextareaWidget: WordLimitedTextarea };
+// rjsf picks its FileWidget for `format: "data-url"` and `"ui:widget": "file"`.
+const widgets = { TextareaWidget: WordLimitedTextarea, FileWidget: FileFieldWidget };
 const templates = { TitleFieldTemplate, DescriptionFieldTemplate };
 
 /**
  * Every form the app renders from a form definition: the builder's preview, and the
  * proposal (and, later, review) editors. react-jsonschema-form's MUI theme with the
  * app's CSP-safe validator (the CSP forbids the eval that @rjsf/validator-ajv8 uses), the
- * errors in words for people, headings in the page's outline, and the word-limited
- * textarea, so a form reads and behaves the same wherever it appears.
+ * errors in words for people, headings in the page's outline, the word-limited
+ * textarea and the file field that uploads, so a form reads and behaves the same
+ * wherever it appears.
  */
 export function SchemaForm(props: Omit<FormProps, 'validator'>) {
   return (

@@ -1,4 +1,5 @@
 import type { ErrorSchema, UiSchema } from '@rjsf/utils';
+import { proposalFormContext } from '../../files/file-field-context';
 import { SchemaForm } from '../../forms/schema-form/SchemaForm';
 import type { Answers, EditorForm } from './editor-state';
 
@@ -12,6 +13,8 @@ function withoutRootTitle(uiSchema: UiSchema): UiSchema {
 }
 
 interface AnswersFormProps {
+  /** The proposal the form's file fields upload to. */
+  proposalId: number;
   form: EditorForm;
   /** Sets the form's field ids apart from those of the other forms and entries on the page. */
   idPrefix: string;
@@ -29,6 +32,7 @@ interface AnswersFormProps {
  * errors in (`errors`), so a form does not need to be on screen to be checked by Save All.
  */
 export function AnswersForm({
+  proposalId,
   form,
   idPrefix,
   answers,
@@ -43,6 +47,7 @@ export function AnswersForm({
       uiSchema={withoutRootTitle(form.uiSchema)}
       formData={answers}
       idPrefix={idPrefix}
+      formContext={proposalFormContext({ proposalId, formId: form.id })}
       extraErrors={errors}
       // The editor's Save checks the answers (or, with checks switched off, does not).
       noValidate

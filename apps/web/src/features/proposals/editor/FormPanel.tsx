@@ -23,6 +23,7 @@ import {
 import { ChangeMarks } from './ChangeMarks';
 
 interface FormPanelProps {
+  proposalId: number;
   form: EditorForm;
   draft: FormDraft;
   readOnly: boolean;
@@ -40,6 +41,7 @@ interface FormPanelProps {
  * save failed on its answers, it says so above them (spec section 8) and lists them.
  */
 export function FormPanel({
+  proposalId,
   form,
   draft,
   readOnly,
@@ -57,6 +59,7 @@ export function FormPanel({
   );
   const answersOf = (item: Entry) => (
     <AnswersForm
+      proposalId={proposalId}
       form={form}
       idPrefix={`form-${form.id}-${item.key}`}
       answers={item.draft}

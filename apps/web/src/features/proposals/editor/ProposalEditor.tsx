@@ -24,6 +24,9 @@ import { SearchParamTabs, useSearchParamTab } from '../../../components/SearchPa
 import { useConfirm } from '../../../components/use-confirm';
 import { useCurrentUser } from '../../auth/session-hooks';
 import { formatCallDate } from '../../calls/call-dates';
+import { PdfStatus } from '../../files/PdfStatus';
+import { UploadedFilesDialog } from '../../files/UploadedFilesDialog';
+import { useProposalPdf } from '../../files/use-proposal-pdf';
 import {
   changeProposalState,
   deleteEntry,
@@ -42,7 +45,7 @@ import { useProposalDrafts } from './use-proposal-drafts';
 import { useProposalLock } from './use-proposal-lock';
 import { useSaveForms } from './use-save-forms';
 
-type StateAction = Exclude<ProposalAction, 'collaborators'>;
+type StateAction = Exclude<ProposalAction, 'pdf' | 'collaborators' | 'files'>;
 
 interface ProposalEditorProps {
   proposal: ProposalDetail;
@@ -126,6 +129,8 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
   });
 
   const [collaboratorsOpen, setCollaboratorsOpen] = useState(false);
+  const [filesOpen, setFilesOpen] = useState(false);
+  const pdf = useProposalPdf();
   const stateConfirm = useConfirm<StateAction>();
   const stateChange = useMutation({
     mutationFn: (action: StateAction) =>
@@ -152,8 +157,10 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
   });
 
   const lockFree = heldBy === null;
-  const actions: ProposalAction[] = [];
+  // Whoever sees the proposal may save its PDF and see (and download) its files.
+  const actions: ProposalAction[] = ['pdf'];
   if (abilities.manageCollaborators) actions.push('collaborators');
+  actions.push('files');
   if (abilities.submit && lockFree) actions.push('submit');
   if (abilities.retract && lockFree) actions.push('retract');
   if (abilities.delete && lockFree) actions.push('delete');
@@ -174,7 +181,9 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
           <ProposalManageMenu
             actions={actions}
             onSelect={(action) => {
+              if (action === 'pdf') return pdf.save(proposal);
               if (action === 'collaborators') return setCollaboratorsOpen(true);
+              if (action === 'files') return setFilesOpen(true);
               stateChange.reset();
               stateConfirm.ask(action);
             }}
@@ -208,6 +217,7 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
           · last saved {formatCallDate(proposal.lastModified)}
         </Typography>
       </Stack>
+      <PdfStatus progress={pdf.progress} />
       {canEdit && <ProposalNameForm key={proposal.proposalName} proposal={proposal} />}
       {heldBy !== null && (
         <Alert severity="info" sx={{ mb: 2 }}>
@@ -233,6 +243,7 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
         {() => (
           <FormPanel
             key={current.id}
+            proposalId={proposal.id}
             form={current}
             draft={drafts[current.id]!}
             readOnly={!canEdit}
@@ -301,6 +312,13 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
       >
         {`Your changes to ${unsavedForms.map((form) => form.name).join(', ')} are not saved. If you leave now, they are lost.`}
       </ConfirmDialog>
+      <UploadedFilesDialog
+        proposalId={proposal.id}
+        forms={forms}
+        editable={canEdit}
+        open={filesOpen}
+        onClose={() => setFilesOpen(false)}
+      />
       {abilities.manageCollaborators && (
         <CollaboratorsDialog
           proposal={proposal}

@@ -1,9 +1,11 @@
 import { ManageMenu } from '../../../components/ManageMenu';
 
-export type ProposalAction = 'collaborators' | 'submit' | 'retract' | 'delete';
+export type ProposalAction = 'pdf' | 'collaborators' | 'files' | 'submit' | 'retract' | 'delete';
 
 const LABELS: Record<ProposalAction, string> = {
+  pdf: 'Save PDF',
   collaborators: 'Manage Collaborators',
+  files: 'Manage Uploaded Files',
   submit: 'Submit Proposal',
   retract: 'Retract Proposal',
   delete: 'Delete Proposal',

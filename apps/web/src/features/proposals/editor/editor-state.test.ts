@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  checkAnswers,
   draftReducer,
   draftsFromServer,
   editorForms,
@@ -127,6 +128,36 @@ describe('the editor’s drafts', () => {
     expect(state[5]!.entries[0]!.errors).toBeNull();
     // The tab still says the last save failed, until a save succeeds.
     expect(state[5]!.failed).toBe(true);
+  });
+});
+
+describe('checkAnswers', () => {
+  const [withFile] = editorForms([
+    {
+      id: 6,
+      display_name: 'Documents',
+      type: 0,
+      jsonSchema: {
+        type: 'object',
+        required: ['cv'],
+        properties: {
+          cv: { type: 'string', format: 'data-url', title: 'CV (PDF)' },
+          budget: { type: 'string', title: 'Budget' },
+        },
+      },
+      uiSchema: { budget: { 'ui:widget': 'file' } },
+      initialData: null,
+    },
+  ]);
+
+  it.each([
+    ['file ids in both file fields', { cv: '12', budget: '13' }, true],
+    ['a file id and an empty optional field', { cv: '12' }, true],
+    ['no file in a required field', {}, false],
+    ['a data URL where a file id belongs', { cv: 'data:application/pdf;base64,JVBERi0=' }, false],
+    ['text in a file field', { cv: '12', budget: 'see attached' }, false],
+  ])('takes %s: %s', (_case, answers, valid) => {
+    expect(checkAnswers(withFile!, answers) === null).toBe(valid);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { ProposalDetail } from '@merit/contract';
-import { isFormType, isMultiForm } from '@merit/domain';
+import { answerSchema, isFormType, isMultiForm } from '@merit/domain';
 import {
   deepEquals,
   getDefaultFormState,
@@ -22,6 +22,11 @@ export interface EditorForm {
   multi: boolean;
   schema: RJSFSchema;
   uiSchema: UiSchema;
+  /**
+   * The schema the answers are checked against: the form's own, except that a file field
+   * holds the id of an uploaded file, not the data URL its format names (spec section 3).
+   */
+  answerSchema: RJSFSchema;
   /** What a new entry starts from: the form's initial data. */
   initial: Answers;
 }
@@ -72,6 +77,7 @@ export function editorForms(
     multi: isFormType(form.type) && isMultiForm(form.type),
     schema: form.jsonSchema as RJSFSchema,
     uiSchema: form.uiSchema as UiSchema,
+    answerSchema: answerSchema(form.jsonSchema, form.uiSchema) as RJSFSchema,
     initial: isAnswers(form.initialData) ? form.initialData : {},
   }));
 }
@@ -158,7 +164,7 @@ export const needsSaving = (item: Entry) => !item.stored || isEntryDirty(item);
 export function checkAnswers(form: EditorForm, answers: Answers): EntryErrors | null {
   const { errors, errorSchema } = formValidator.validateFormData(
     answers,
-    form.schema,
+    form.answerSchema,
     undefined,
     readableErrors,
     form.uiSchema,
