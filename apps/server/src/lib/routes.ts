@@ -4,6 +4,18 @@ import type { App } from '../types.js';
 import type { Work } from './work.js';
 
 /**
+ * The refusals a change to a proposal or one of its parts can meet: bad input, not logged
+ * in, not allowed, not seen, and its state (a lock, a closed window).
+ */
+export const changeRefusals = {
+  400: errorBody,
+  401: errorBody,
+  403: errorBody,
+  404: errorBody,
+  409: errorBody,
+} as const;
+
+/**
  * `DELETE <path>` with the body `{id}`, the spec's shape for deleting committees, form
  * names and forms (spec section 7): 204 when `remove` succeeds, or its refusal (404
  * unknown, 409 in use) in the error envelope.

@@ -46,6 +46,9 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
     buffer: true,
     newline: 'unix',
   });
+  // Mails written in one millisecond keep the order they were sent in: names sort by time,
+  // then by this process's count, then a random part so that processes never collide.
+  let written = 0;
   return {
     async send(mail) {
       const info = await transport.sendMail({
@@ -57,7 +60,9 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
       });
       await mkdir(outbox, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      const file = path.join(outbox, `${stamp}-${randomBytes(4).toString('hex')}.eml`);
+      written += 1;
+      const sequence = String(written).padStart(8, '0');
+      const file = path.join(outbox, `${stamp}-${sequence}-${randomBytes(4).toString('hex')}.eml`);
       await writeFile(file, info.message as Buffer);
       log.info({ to: mail.to, subject: mail.subject, file }, 'mail written to the outbox');
     },

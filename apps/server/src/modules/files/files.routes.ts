@@ -19,6 +19,7 @@ import { eq } from 'drizzle-orm';
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { changeRefusals } from '../../lib/routes.js';
 import { z } from 'zod';
 import { users } from '../../db/schema.js';
 import { redeemTicket, type TicketKind } from '../../lib/download-tickets.js';
@@ -42,14 +43,7 @@ import { renderProposalExtract } from './proposal-extract.js';
 import { createUploads, storeUpload } from './uploads.js';
 
 const tags = ['files'];
-const refusals = {
-  400: errorBody,
-  401: errorBody,
-  403: errorBody,
-  404: errorBody,
-  409: errorBody,
-  413: errorBody,
-} as const;
+const refusals = { ...changeRefusals, 413: errorBody } as const;
 
 /** A tus upload's id, as the tus server names them (16 random bytes in hex). */
 const uploadIdParams = z.object({ uploadId: z.string().regex(/^[0-9a-f]{32}$/) });

@@ -15,14 +15,12 @@ import {
   proposalStateName,
   seesReviewProgress,
 } from '@merit/domain';
-import { and, asc, eq } from 'drizzle-orm';
-import type { Tx } from '../../db/client.js';
-import { formNames, forms, proposalTypeForms } from '../../db/schema.js';
 import { issueTicket } from '../../lib/download-tickets.js';
 import { DELETE_STORED_FILES_JOB, type DeleteStoredFiles } from '../../lib/file-storage.js';
 import { HttpError, invalid, notFound } from '../../lib/http-errors.js';
 import type { ReadWork, Work } from '../../lib/work.js';
 import { responsesOf, touchProposal, type LoadedProposal } from '../proposals/proposals.queries.js';
+import { typeFormsOf } from '../forms/type-forms.queries.js';
 import { loadFor } from '../proposals/proposals.service.js';
 import { deleteFileRow, filesOf, findFile, insertFile, type FileRow } from './files.queries.js';
 import type { ExtractInput } from './proposal-extract.js';
@@ -75,7 +73,7 @@ export async function checkUpload(
     if (target.field !== null) throw invalid({ form: [fileMessages.fieldNotInForm] });
     return { pdfOnly: false };
   }
-  const form = (await typeFormsOf(work.tx, loaded.proposal.proposalTypeId)).find(
+  const form = (await typeFormsOf(work.tx, loaded.proposal.proposalTypeId, 'proposal')).find(
     (f) => f.id === target.formId,
   );
   if (!form || !target.field || !fileFields(form.jsonSchema, form.uiSchema).includes(target.field))
@@ -191,29 +189,6 @@ export async function downloadTicketFor(
   };
 }
 
-/** A proposal type's forms in the call's order, with what the extract and the checks need. */
-async function typeFormsOf(tx: Tx, proposalTypeId: number) {
-  const rows = await tx
-    .select({
-      id: forms.id,
-      name: formNames.displayName,
-      type: formNames.type,
-      jsonSchema: forms.jsonSchema,
-      uiSchema: forms.uiSchema,
-    })
-    .from(proposalTypeForms)
-    .innerJoin(forms, eq(forms.id, proposalTypeForms.formId))
-    .innerJoin(formNames, eq(formNames.id, forms.formNameId))
-    .where(
-      and(
-        eq(proposalTypeForms.proposalTypeId, proposalTypeId),
-        eq(proposalTypeForms.kind, 'proposal'),
-      ),
-    )
-    .orderBy(asc(proposalTypeForms.position));
-  return rows;
-}
-
 /**
  * What the proposal's PDF shows, for a caller who may see the proposal: its facts, its
  * forms in the call's order with their answers, and its files. Nothing of reviews.
@@ -225,7 +200,7 @@ export async function extractOf(
   const loaded: LoadedProposal = await loadFor(work, 'file.download', proposalId);
   const { proposal } = loaded;
   // One after another: inside a transaction, they share its one connection.
-  const typeForms = await typeFormsOf(work.tx, proposal.proposalTypeId);
+  const typeForms = await typeFormsOf(work.tx, proposal.proposalTypeId, 'proposal');
   const entries = await responsesOf(work.tx, proposalId);
   const files = await filesOf(work.tx, proposalId);
   const input: ExtractInput = {

@@ -20,6 +20,7 @@ import {
   RESPONSE_SAVE_BODY_LIMIT,
 } from '@merit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { changeRefusals } from '../../lib/routes.js';
 import {
   addCollaborator,
   changeProposalState,
@@ -37,14 +38,7 @@ import {
 
 const tags = ['proposals'];
 
-/** The refusals a change to a proposal can meet: bad input, not logged in, not allowed, unseen, its state. */
-const refusals = {
-  400: errorBody,
-  401: errorBody,
-  403: errorBody,
-  404: errorBody,
-  409: errorBody,
-} as const;
+const refusals = changeRefusals;
 
 /**
  * Proposals: the editor's reads and saves, the lock, collaborators, submit and retract

@@ -5,7 +5,6 @@ import {
   calls,
   committees,
   extensions,
-  formNames,
   forms,
   proposalCollaborators,
   proposalReviewers,
@@ -16,40 +15,15 @@ import {
   users,
 } from '../../db/schema.js';
 import { personNameSql } from '../../lib/sql.js';
+import { typeFormsOf, type TypeFormDefinition } from '../forms/type-forms.queries.js';
 
 export type ReviewRow = typeof reviews.$inferSelect;
 
-/** A review form of a proposal type, in the call's order, with what checks and scores need. */
-export interface ReviewForm {
-  id: number;
-  type: number;
-  jsonSchema: Record<string, unknown>;
-  uiSchema: Record<string, unknown>;
-  options: Record<string, unknown> | null;
-  updatedAt: Date;
-}
+/** A review form of a proposal type, with what checks and scores need. */
+export type ReviewForm = TypeFormDefinition;
 
-export async function reviewFormsOf(tx: Tx, proposalTypeId: number): Promise<ReviewForm[]> {
-  return tx
-    .select({
-      id: forms.id,
-      type: formNames.type,
-      jsonSchema: forms.jsonSchema,
-      uiSchema: forms.uiSchema,
-      options: forms.options,
-      updatedAt: forms.updatedAt,
-    })
-    .from(proposalTypeForms)
-    .innerJoin(forms, eq(forms.id, proposalTypeForms.formId))
-    .innerJoin(formNames, eq(formNames.id, forms.formNameId))
-    .where(
-      and(
-        eq(proposalTypeForms.proposalTypeId, proposalTypeId),
-        eq(proposalTypeForms.kind, 'review'),
-      ),
-    )
-    .orderBy(asc(proposalTypeForms.position));
-}
+export const reviewFormsOf = (tx: Tx, proposalTypeId: number) =>
+  typeFormsOf(tx, proposalTypeId, 'review');
 
 /** The score options of a Review Score Form (type 3); null for the other forms. */
 export const scoreOptionsOf = (form: ReviewForm) =>

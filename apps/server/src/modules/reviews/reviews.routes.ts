@@ -14,6 +14,7 @@ import {
   RESPONSE_SAVE_BODY_LIMIT,
 } from '@merit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { changeRefusals } from '../../lib/routes.js';
 import {
   assignReviewer,
   getMyReviews,
@@ -25,13 +26,7 @@ import {
 } from './reviews.service.js';
 
 const tags = ['reviews'];
-const refusals = {
-  400: errorBody,
-  401: errorBody,
-  403: errorBody,
-  404: errorBody,
-  409: errorBody,
-} as const;
+const refusals = changeRefusals;
 
 /**
  * Reviews (spec sections 2 to 7, issue 13): assigning reviewers, saving review forms,
