@@ -606,6 +606,14 @@ const table: Row[] = [
     expect: seenByChairs(403),
   },
   {
+    // Chairs write decisions; members see a submitted proposal, and are refused.
+    route: 'POST /api/v1/update_decision_summary/',
+    request: async (w) => ({
+      payload: { proposalId: (await newProposal(w, 1)).id, summary: '<p>Funded.</p>' },
+    }),
+    expect: { ...seenByChairs(200), member: 403 },
+  },
+  {
     // Those who see it but may not edit are told who holds the lock, and never take it.
     route: 'GET /api/v1/lock/:proposalId/',
     request: async (w) => ({ params: { proposalId: (await newProposal(w)).id } }),

@@ -20,6 +20,10 @@ export const proposalAbilities = z.object({
   viewReviews: z.boolean(),
   /** May assign and remove its reviewers (Manage Reviewers). */
   manageReviewers: z.boolean(),
+  /** May read its decision summary: chairs always, its people once the call is closed. */
+  viewDecision: z.boolean(),
+  /** May write its decision summary: chairs of the call's committee, not on their own. */
+  editDecision: z.boolean(),
 });
 export type ProposalAbilities = z.infer<typeof proposalAbilities>;
 
@@ -79,6 +83,12 @@ export const proposalDetail = z
     isReviewed: z.boolean().optional(),
     /** Each score field's mean over the reviews, then `result`, the mean review score. */
     reviewScores: z.array(score).optional(),
+    /**
+     * The decision summary (sanitised rich text), null until a chair writes one. Only for
+     * those who may read it (`abilities.viewDecision`): absent, not null, for everyone
+     * else, its author and collaborators above all until the call is closed.
+     */
+    decisionSummary: z.string().nullable().optional(),
     abilities: proposalAbilities,
   })
   .meta({ id: 'Proposal' });
@@ -101,6 +111,31 @@ export const myProposal = z.object({
 export type MyProposal = z.infer<typeof myProposal>;
 export const myProposalList = z.array(myProposal);
 
+/**
+ * Per facility, per data field, the amount of a resource asked for (ARCHITECTURE.md
+ * "Resources"). The unnamed facility of a form without a facility field is `""`
+ * (the domain's UNNAMED_FACILITY); a field without a number is absent (N/A).
+ */
+export const resourceValues = z
+  .record(z.string(), z.record(z.string(), z.number()))
+  .meta({ id: 'ResourceValues' });
+export type ResourceValuesBody = z.infer<typeof resourceValues>;
+
+/** One review's scores in the chair's list: who wrote it, each score field, its score. */
+export const reviewScoreRow = z.object({
+  reviewer,
+  scores: z.array(score),
+  score: z.number().nullable(),
+});
+export type ReviewScoreRow = z.infer<typeof reviewScoreRow>;
+
+/** One review's written answers in the chair's list, labelled by the forms' titles. */
+export const reviewCommentRow = z.object({
+  reviewer,
+  comments: z.array(z.object({ name: z.string(), value: z.string() })),
+});
+export type ReviewCommentRow = z.infer<typeof reviewCommentRow>;
+
 /** One row of GET /calls/{callId}/proposals/: the proposals of the call the caller may see. */
 export const callProposal = z.object({
   id,
@@ -117,13 +152,55 @@ export const callProposal = z.object({
    * domain's `proposal.lock` rule, so the list offers Edit or View as the editor will open.
    */
   editable: z.boolean(),
+  // The chair's columns (chairs of the call's committee, and admins). Absent, not empty,
+  // for everyone else; on a chair's own proposals the review fields are absent too
+  // (ARCHITECTURE.md "Visibility"), and only its resources show.
+  /** Its resources per facility and data field, from its resource forms. */
+  resourceValues: resourceValues.optional(),
+  /** The reviewers a chair assigned. */
+  reviewers: z.array(reviewer).optional(),
+  /** Submitted, reviewed at least once, and by every assigned reviewer. */
+  isReviewed: z.boolean().optional(),
+  /** Each score field's mean over its reviews, then `result`, the mean review score. */
+  reviewScores: z.array(score).optional(),
+  /** The `result` of `reviewScores`: the mean of its reviews' scores; null without any. */
+  score: z.number().nullable().optional(),
+  /** Each review's scores, oldest review first. */
+  allReviewScores: z.array(reviewScoreRow).optional(),
+  /** Each review's text answers, oldest review first. */
+  allReviewComments: z.array(reviewCommentRow).optional(),
 });
 export type CallProposal = z.infer<typeof callProposal>;
 
-export const CALL_PROPOSAL_SORTS = ['name', 'type', 'author', 'state', 'lastModified'] as const;
+/**
+ * The columns the server sorts by. `score` sorts numbers as numbers with the proposals
+ * that have none (and, for anyone but chairs, every proposal) last either way; the
+ * resource columns sort in the browser, over the page it holds.
+ */
+export const CALL_PROPOSAL_SORTS = [
+  'name',
+  'type',
+  'author',
+  'state',
+  'lastModified',
+  'score',
+] as const;
 /** Spec section 2, Proposal list: sorted by name ascending unless asked otherwise. */
 export const callProposalsQuery = listQuery(CALL_PROPOSAL_SORTS, 'name');
-export const callProposalPage = paginated(callProposal);
+export const callProposalPage = paginated(callProposal).extend({
+  /**
+   * Chairs only: per facility and data field, the sum over the call's submitted and
+   * reviewed proposals (all of them, not this page's). Absent for everyone else.
+   */
+  resourceTotals: resourceValues.optional(),
+  /**
+   * Chairs only: every facility the call's proposals name (drafts' too, since chairs see
+   * their rows), the unnamed facility `""` first, then by name. More than one: the
+   * list offers Filter by Facility.
+   */
+  facilities: z.array(z.string()).optional(),
+});
+export type CallProposalPage = z.infer<typeof callProposalPage>;
 
 /**
  * POST /update_proposal_name/: with `isNew`, creates a Draft of proposal type `type`
@@ -211,3 +288,21 @@ export const proposalStateChange = z.object({
 export type ProposalStateChange = z.infer<typeof proposalStateChange>;
 
 export const proposalIdParams = z.object({ proposalId: idParam });
+
+/**
+ * The most a decision summary may hold, its images included (each at most 512 KiB,
+ * ARCHITECTURE.md "Rich text"), as for a call's description.
+ */
+export const DECISION_SUMMARY_MAX = 12 * 1024 * 1024;
+// Room for the rest of the body and for JSON escaping of the summary's quotes.
+export const DECISION_SAVE_BODY_LIMIT = DECISION_SUMMARY_MAX + 4 * 1024 * 1024;
+
+/**
+ * POST /update_decision_summary/ (spec section 7): a chair writes a proposal's decision
+ * summary, rich text the server sanitises before it stores it.
+ */
+export const decisionSummarySave = z.object({
+  proposalId: id,
+  summary: z.string().max(DECISION_SUMMARY_MAX),
+});
+export type DecisionSummarySave = z.infer<typeof decisionSummarySave>;

@@ -15,3 +15,4 @@ export * from './permissions/policy.js';
 export * from './permissions/policies.js';
 export * from './files/index.js';
 export * from './reviews/index.js';
+export * from './resources/index.js';

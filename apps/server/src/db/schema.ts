@@ -409,6 +409,12 @@ export const proposals = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     /** lastModified: every change to the proposal, its answers or its people moves it. */
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+    /**
+     * The chairs' decision, sanitised rich text; null until one is written. Not the
+     * authors' work, so writing it leaves lastModified alone (authors would otherwise see
+     * a decision being made before the call closes).
+     */
+    decisionSummary: text('decision_summary'),
   },
   (t) => [
     index('proposals_call_idx').on(t.callId),

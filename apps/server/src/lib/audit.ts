@@ -39,6 +39,8 @@ export type AuditAction =
   | 'proposal.remove_file'
   | 'proposal.add_reviewer'
   | 'proposal.remove_reviewer'
+  /** A chair wrote or changed the decision summary (the text, capped as every value). */
+  | 'proposal.update_decision'
   /** One Save All batch of a review (one save hash): the review forms it saved. */
   | 'review.save';
 

@@ -226,6 +226,53 @@ describe('submit, retract, collaborators and delete', () => {
   });
 });
 
+describe('decision summaries', () => {
+  const closed: ProposalResource = { ...submitted, call: { ...call, closed: true } };
+  /** A chair of the committee who also wrote the proposal. */
+  const chairAuthor = { ...actors.chair, id: 1 };
+  const after = t('06-01T00:00:00');
+  it.each([
+    ['author, call open', 'author', submitted, 'forbidden'],
+    ['author, call closed', 'author', closed, true],
+    ['collaborator, call open', 'collaborator', submitted, 'forbidden'],
+    ['collaborator, call closed', 'collaborator', closed, true],
+    ['chair, call open', 'chair', submitted, true],
+    ['chair, call closed', 'chair', closed, true],
+    ['admin, call open', 'admin', submitted, true],
+    // Members review proposals; what the committee decided is the chairs' to tell.
+    ['member, call open', 'member', submitted, 'forbidden'],
+    ['member, call closed', 'member', closed, 'forbidden'],
+    ['chair of another committee', 'otherChair', closed, 'hidden'],
+    ['outsider', 'outsider', closed, 'hidden'],
+  ] as const)('%s: view -> %s', (_name, who, proposal, expected) => {
+    expect(outcome(who, 'viewDecision', proposal, after)).toBe(expected);
+  });
+
+  it.each([
+    ['chair, call open', 'chair', submitted, true],
+    // A slip found after closing can still be put right.
+    ['chair, call closed', 'chair', closed, true],
+    ['admin', 'admin', closed, true],
+    ['chair, on a draft they see', 'chair', draft, true],
+    ['member', 'member', submitted, 'forbidden'],
+    ['author', 'author', closed, 'forbidden'],
+    ['collaborator', 'collaborator', closed, 'forbidden'],
+    ['chair of another committee', 'otherChair', submitted, 'hidden'],
+  ] as const)('%s: edit -> %s', (_name, who, proposal, expected) => {
+    expect(outcome(who, 'editDecision', proposal, after)).toBe(expected);
+  });
+
+  it('lets a chair who wrote the proposal read it as its author, and never write it', () => {
+    const decision = (action: 'viewDecision' | 'editDecision', proposal: ProposalResource) => {
+      const answer = decide(`proposal.${action}`, chairAuthor, proposal, after);
+      return answer === true ? true : answer.kind;
+    };
+    expect(decision('viewDecision', submitted)).toBe('forbidden');
+    expect(decision('viewDecision', closed)).toBe(true);
+    expect(decision('editDecision', submitted)).toBe('forbidden');
+  });
+});
+
 describe('abilities and state names', () => {
   it('sends one answer per action', () => {
     expect(abilitiesOf(proposalPolicy, actors.author, draft, during)).toEqual({
@@ -239,6 +286,8 @@ describe('abilities and state names', () => {
       review: false,
       viewReviews: false,
       manageReviewers: false,
+      viewDecision: false,
+      editDecision: false,
     });
     expect(abilitiesOf(proposalPolicy, actors.chair, submitted, during)).toEqual({
       view: true,
@@ -251,6 +300,8 @@ describe('abilities and state names', () => {
       review: false,
       viewReviews: true,
       manageReviewers: true,
+      viewDecision: true,
+      editDecision: true,
     });
   });
 

@@ -70,6 +70,12 @@ export const proposalMessages = {
   otherType: 'This proposal is of another proposal type.',
   /** One entry's problem, for a form with several entries. */
   entryProblem: (index: number, message: string) => `Entry ${index + 1}: ${message}`,
+  decisionChairsOnly: 'Only the chairs of the call’s committee can write its decision summaries.',
+  decisionOwnProposal: 'You cannot write the decision on a proposal you wrote or collaborate on.',
+  decisionNotYet:
+    'The decision on this proposal is available once the chairs have closed the call.',
+  decisionHidden:
+    'Only the chairs of the call’s committee and the proposal’s people see its decision.',
 } as const;
 
 /** Who holds a proposal's lock, until when. */
@@ -164,6 +170,33 @@ const author = (actor: CommitteeActor, proposal: ProposalResource): Decision =>
   isAuthor(actor, proposal) ? true : forbidden(proposalMessages.authorOnly);
 
 /**
+ * Who reads a proposal's decision summary (spec sections 2 and 6, ARCHITECTURE.md
+ * "Visibility"): its author and collaborators once the call is closed, and not before,
+ * whatever else they are (a chair who wrote the proposal reads it as its author); the
+ * chairs of the call's committee and admins always; members who are not chairs never.
+ */
+const mayViewDecision = (actor: CommitteeActor, proposal: ProposalResource, now: Date) => {
+  if (isProposalTeam(actor, proposal))
+    return proposal.call.closed ? true : forbidden(proposalMessages.decisionNotYet);
+  return isCommitteeChair(actor, proposal.call.committeeId, now)
+    ? true
+    : forbidden(proposalMessages.decisionHidden);
+};
+
+/**
+ * Writing the decision summary: the chairs of the call's committee (and admins), never on
+ * a proposal of their own. At any time, the call closed or not: a decision is written in
+ * the committee's meeting, before closing makes it visible, and a slip found afterwards
+ * can still be put right (each save has its audit row).
+ */
+const mayEditDecision = (actor: CommitteeActor, proposal: ProposalResource, now: Date) => {
+  if (isProposalTeam(actor, proposal)) return forbidden(proposalMessages.decisionOwnProposal);
+  return isCommitteeChair(actor, proposal.call.committeeId, now)
+    ? true
+    : forbidden(proposalMessages.decisionChairsOnly);
+};
+
+/**
  * The actions on a proposal (spec sections 4 and 6) and who may take them. A refusal
  * says how the server answers: 404 for someone who may not see the proposal, 403 for
  * one who sees it but may not act, 409 when its state or lock forbids it now.
@@ -246,6 +279,18 @@ export const proposalPolicy = definePolicy<ProposalResource>()({
     allOf(
       () => canSee(actor, proposal, now),
       () => mayManageReviewers(actor, proposal, now),
+    ),
+  /** Reading its decision summary: chairs always; its people once the call is closed. */
+  viewDecision: (actor, proposal, now) =>
+    allOf(
+      () => canSee(actor, proposal, now),
+      () => mayViewDecision(actor, proposal, now),
+    ),
+  /** Writing its decision summary: chairs of the call's committee, not on their own proposal. */
+  editDecision: (actor, proposal, now) =>
+    allOf(
+      () => canSee(actor, proposal, now),
+      () => mayEditDecision(actor, proposal, now),
     ),
 });
 

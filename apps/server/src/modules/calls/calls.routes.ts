@@ -115,7 +115,7 @@ export const callsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       app.write(request, async (work) => {
-        await closeCall(work, request.body.callId);
+        await closeCall(work, request.body.callId, app.config.publicUrl);
         return getCall(work, request.body.callId);
       }),
   );

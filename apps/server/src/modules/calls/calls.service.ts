@@ -24,8 +24,11 @@ import {
 } from '../../db/schema.js';
 import { authorize } from '../../lib/authorize.js';
 import { conflict, invalid, notFound } from '../../lib/http-errors.js';
+import { enqueueMail } from '../../lib/mail-job.js';
 import { ImageTooLargeError, sanitizeRichText } from '../../lib/rich-text.js';
 import type { ReadWork, Work } from '../../lib/work.js';
+import { decisionAvailableMail } from '../proposals/proposals.mails.js';
+import { submittedTeamsOf } from '../proposals/proposals.queries.js';
 import {
   callDetail,
   callManagement,
@@ -263,10 +266,12 @@ async function committeeExists(tx: Tx, id: number): Promise<boolean> {
 }
 
 /**
- * Closes a call once its review period is over; closing lets authors see decisions. Of
- * two closes at the same moment one succeeds and the other is told the call is closed.
+ * Closes a call once its review period is over; closing lets authors see decisions, and
+ * the author and collaborators of each submitted proposal are told so by mail (queued in
+ * this transaction, sent once it commits). Of two closes at the same moment one succeeds
+ * and the other is told the call is closed.
  */
-export async function closeCall(work: Work, callId: number): Promise<void> {
+export async function closeCall(work: Work, callId: number, publicUrl: string): Promise<void> {
   const call = await lockCall(work.tx, callId);
   if (!call) throw notFound(callNotFound);
   authorize(work.actor, 'call.close', await resourceFor(work, call), work.now);
@@ -284,6 +289,17 @@ export async function closeCall(work: Work, callId: number): Promise<void> {
     before: { closed: false },
     after: { closed: true },
   });
+  for (const person of await submittedTeamsOf(work.tx, call.id)) {
+    await enqueueMail(
+      work,
+      decisionAvailableMail(person, {
+        callName: call.name,
+        proposalName: person.proposalName,
+        typeName: person.typeName,
+        link: `${publicUrl}/calls/${call.id}/proposals/${person.proposalId}/`,
+      }),
+    );
+  }
 }
 
 /**

@@ -77,3 +77,22 @@ export function collaboratorAddedMail(
     footer: 'If you did not expect this, tell the author; they can remove you.',
   });
 }
+
+/**
+ * To the author and each collaborator of a submitted proposal once its call is closed:
+ * the decision can be read. Never the decision itself: that stays behind the login.
+ */
+export function decisionAvailableMail(to: Recipient, proposal: ProposalFacts): Mail {
+  return linkMail({
+    to: to.email,
+    subject: `Decision available: ${proposal.proposalName}`,
+    greeting: greeting(to),
+    lines: [
+      `The call "${proposal.callName}" has closed, and the committee's decision on the proposal "${proposal.proposalName}" (${proposal.typeName}) is available.`,
+      'Log in to read it on the proposal’s page.',
+    ],
+    action: 'Read the decision',
+    link: proposal.link,
+    footer: 'You receive this because you are an author or collaborator of this proposal.',
+  });
+}

@@ -43,7 +43,8 @@ export const presentLock = (holder: { holderId: number; holder: string } | undef
 /**
  * GET /proposals/{id}/ for one caller. Nothing of the proposal's reviews is here: those
  * come per caller with the reviews issue, decided by `proposalPolicy` (never to the
- * proposal's own author and collaborators, ARCHITECTURE.md "Visibility").
+ * proposal's own author and collaborators, ARCHITECTURE.md "Visibility"). Its decision
+ * summary is here for whoever `proposal.viewDecision` lets read it.
  */
 export function presentProposal(
   loaded: LoadedProposal,
@@ -54,6 +55,7 @@ export function presentProposal(
 ): ProposalDetail {
   const { proposal, resource } = loaded;
   const lock = liveLock(resource, now);
+  const abilities = abilitiesOf(proposalPolicy, actor, resource, now);
   return {
     id: proposal.id,
     callId: proposal.callId,
@@ -71,7 +73,9 @@ export function presentProposal(
     created: proposal.createdAt.toISOString(),
     lastModified: proposal.updatedAt.toISOString(),
     responses: presentResponses(forms, entries),
-    abilities: abilitiesOf(proposalPolicy, actor, resource, now),
+    // Absent, not null, for whoever may not read it: its authors until the call closes.
+    ...(abilities.viewDecision ? { decisionSummary: proposal.decisionSummary } : {}),
+    abilities,
   };
 }
 

@@ -1,10 +1,13 @@
-import type { ListQuery } from '@merit/contract';
+import { parseSort, type ListQuery } from '@merit/contract';
 import {
+  facilitiesOf,
   LOCK_LEASE_MS,
   proposalListScope,
   type CommitteeActor,
   type FormType,
   type ProposalResource,
+  type ResourceFormOptions,
+  type ResourceValues,
   type TimeWindow,
 } from '@merit/domain';
 import {
@@ -59,6 +62,19 @@ const lockHolders = alias(users, 'lock_holders');
 
 /** Whether anyone has saved a review of the proposal in the FROM as `proposals`. */
 const hasReviewsSql = sql<boolean>`exists (select 1 from "reviews" r where r."proposal_id" = "proposals"."id")`;
+
+/**
+ * Each proposal of a call with the mean of its reviews' scores, as the domain's
+ * `proposalScores` works out its `result` (AVG leaves out reviews without a score), as
+ * `"review_scores"."mean"`: one grouped scan to sort a whole call by, where a subquery
+ * per proposal would look its reviews up ten thousand times.
+ */
+const reviewScoresOfCall = (callId: number) => sql`(
+  select r."proposal_id", avg(r."score") as "mean"
+  from "reviews" r inner join "proposals" p on p."id" = r."proposal_id"
+  where p."call_id" = ${callId}
+  group by r."proposal_id"
+) as "review_scores"`;
 
 /** The actor is the author or a collaborator of the proposal in the FROM as `proposals`. */
 const ownSql = (actorId: number) => sql<boolean>`(
@@ -534,6 +550,8 @@ export interface CallProposalRow {
   stateVal: number;
   /** Reviewed, for a caller who may know it; false for everyone else. */
   reviewed: boolean;
+  /** The caller is its author or a collaborator: nothing of its reviews reaches them. */
+  own: boolean;
   updatedAt: Date;
 }
 
@@ -561,6 +579,13 @@ export async function callProposalPage(
   const reviewed = scope.reviewed
     ? sql<boolean>`(${reviewedSql} and not ${own})`
     : sql<boolean>`false`;
+  // The proposal's score (the `result`: the mean of its reviews' scores), only to sort
+  // by, and only for those who may see it: for anyone else, and on a chair's own
+  // proposals, every row sorts as having none. The scores join in only for that sort.
+  const byScore = scope.reviewed && parseSort(query.sort).key === 'score';
+  const score = byScore
+    ? sql`(case when ${own} then null else "review_scores"."mean" end)`
+    : sql`null::double precision`;
   const authorName = nameOf(users);
   const pattern = query.q ? containing(query.q) : null;
   const where = and(
@@ -574,6 +599,28 @@ export async function callProposalPage(
         )
       : undefined,
   );
+  const page = tx
+    .select({
+      id: proposals.id,
+      name: proposals.name,
+      proposalTypeId: proposals.proposalTypeId,
+      proposalTypeName: proposalTypes.name,
+      author: authorName,
+      authorId: proposals.authorId,
+      stateVal: proposals.stateVal,
+      reviewed,
+      own,
+      updatedAt: proposals.updatedAt,
+    })
+    .from(proposals)
+    .innerJoin(proposalTypes, eq(proposalTypes.id, proposals.proposalTypeId))
+    .innerJoin(users, eq(users.id, proposals.authorId))
+    .$dynamic();
+  if (byScore)
+    page.leftJoin(
+      reviewScoresOfCall(call.id),
+      sql`"review_scores"."proposal_id" = "proposals"."id"`,
+    );
   const [counted, rows] = await Promise.all([
     tx
       .select({ total: count() })
@@ -581,21 +628,7 @@ export async function callProposalPage(
       .innerJoin(proposalTypes, eq(proposalTypes.id, proposals.proposalTypeId))
       .innerJoin(users, eq(users.id, proposals.authorId))
       .where(where),
-    tx
-      .select({
-        id: proposals.id,
-        name: proposals.name,
-        proposalTypeId: proposals.proposalTypeId,
-        proposalTypeName: proposalTypes.name,
-        author: authorName,
-        authorId: proposals.authorId,
-        stateVal: proposals.stateVal,
-        reviewed,
-        updatedAt: proposals.updatedAt,
-      })
-      .from(proposals)
-      .innerJoin(proposalTypes, eq(proposalTypes.id, proposals.proposalTypeId))
-      .innerJoin(users, eq(users.id, proposals.authorId))
+    page
       .where(where)
       .orderBy(
         ...orderOf(
@@ -606,8 +639,10 @@ export async function callProposalPage(
             author: sql`lower(${authorName})`,
             state: sql`case when ${reviewed} then 2 else ${proposals.stateVal} end`,
             lastModified: proposals.updatedAt,
+            score,
           },
           proposals.id,
+          ['score'],
         ),
       )
       .limit(query.pageSize)
@@ -615,7 +650,7 @@ export async function callProposalPage(
   ]);
   return {
     total: counted[0]?.total ?? 0,
-    rows: rows.map((r) => ({ ...r, reviewed: Boolean(r.reviewed) })),
+    rows: rows.map((r) => ({ ...r, reviewed: Boolean(r.reviewed), own: Boolean(r.own) })),
   };
 }
 
@@ -654,6 +689,195 @@ export async function teamsAndWindows(
   const windows = new Map<number, TimeWindow[]>();
   for (const row of extended) windows.set(row.userId, [...(windows.get(row.userId) ?? []), row]);
   return { collaborators, windows };
+}
+
+// --- Resources --------------------------------------------------------------------------
+
+/** The resource forms (types 4 and 5): what the chair's resource columns add up. */
+const RESOURCE_FORM_TYPES = [4, 5];
+
+/** A saved entry of a resource form, with the form's options, of one proposal. */
+export interface ResourceEntryRow {
+  proposalId: number;
+  options: ResourceFormOptions;
+  data: Record<string, unknown>;
+}
+
+/** The saved entries of the resource forms of some proposals, in one query. */
+export async function resourceEntriesOf(
+  tx: Tx,
+  proposalIds: number[],
+): Promise<ResourceEntryRow[]> {
+  if (proposalIds.length === 0) return [];
+  const rows = await tx
+    .select({
+      proposalId: proposalResponses.proposalId,
+      options: forms.options,
+      data: proposalResponses.data,
+    })
+    .from(proposalResponses)
+    .innerJoin(forms, eq(forms.id, proposalResponses.formId))
+    .innerJoin(formNames, eq(formNames.id, forms.formNameId))
+    .where(
+      and(
+        inArray(proposalResponses.proposalId, proposalIds),
+        inArray(formNames.type, RESOURCE_FORM_TYPES),
+      ),
+    )
+    .orderBy(
+      asc(proposalResponses.proposalId),
+      asc(proposalResponses.formId),
+      asc(proposalResponses.entryIndex),
+    );
+  return rows.map((r) => ({
+    proposalId: r.proposalId,
+    options: r.options as unknown as ResourceFormOptions,
+    data: r.data,
+  }));
+}
+
+/** The resource forms of a call's proposal types, with their options, each once. */
+async function resourceFormsOfCall(tx: Tx, callId: number) {
+  const rows = await tx
+    .select({ id: forms.id, options: forms.options })
+    .from(proposalTypeForms)
+    .innerJoin(proposalTypes, eq(proposalTypes.id, proposalTypeForms.proposalTypeId))
+    .innerJoin(forms, eq(forms.id, proposalTypeForms.formId))
+    .innerJoin(formNames, eq(formNames.id, forms.formNameId))
+    .where(
+      and(
+        eq(proposalTypes.callId, callId),
+        eq(proposalTypeForms.kind, 'proposal'),
+        inArray(formNames.type, RESOURCE_FORM_TYPES),
+      ),
+    );
+  // Deduplicated here: a form may serve several types, and json has no equality for DISTINCT.
+  const byId = new Map(rows.map((r) => [r.id, r.options as unknown as ResourceFormOptions]));
+  return [...byId].map(([id, options]) => ({ id, options }));
+}
+
+/** An entry's answer to `field`, as JSON (the name is a parameter, never SQL). */
+const answer = (field: string) => sql`(${proposalResponses.data} -> ${field}::text)`;
+
+/**
+ * The facility of a resource entry in SQL, as the domain's `facilityOf` reads it: the
+ * text (or number) in its form's facility field, else the unnamed facility ''.
+ */
+function facilitySql(resourceForms: readonly { id: number; options: ResourceFormOptions }[]) {
+  const cases = resourceForms.map(({ id, options }) => {
+    const field = options.institution_field;
+    if (field === null) return sql`when ${id}::int then ''`;
+    return sql`when ${id}::int then (case when jsonb_typeof(${answer(field)}) in ('string', 'number')
+      then ${proposalResponses.data} ->> ${field}::text else '' end)`;
+  });
+  return sql<string>`(case ${proposalResponses.formId} ${sql.join(cases, sql` `)} else '' end)`;
+}
+
+/**
+ * A call's resource totals, summed in the database (10,000 proposals must not travel to
+ * the app to be added up): per facility and data field, the sum over submitted
+ * proposals, as the domain's `resourceTotals` adds them; chair-view.api.test.ts holds
+ * the two to the same answers. Also names every facility any proposal names, drafts'
+ * too, for the list's columns. The call's resource forms are read first, so the sums are
+ * plain columns of one grouped scan (one per data field), not a JSON function per entry.
+ */
+export async function resourceTotalsOf(
+  tx: Tx,
+  callId: number,
+): Promise<{ totals: ResourceValues; facilities: string[] }> {
+  const resourceForms = await resourceFormsOfCall(tx, callId);
+  if (resourceForms.length === 0) return { totals: {}, facilities: [] };
+  const submitted = sql`${proposals.stateVal} >= 1`;
+  const formsOfField = new Map<string, number[]>();
+  for (const form of resourceForms)
+    for (const field of form.options.data_fields)
+      formsOfField.set(field, [...(formsOfField.get(field) ?? []), form.id]);
+  const fields = [...formsOfField.keys()];
+  const sums = Object.fromEntries(
+    fields.map((field, i) => [
+      `sum${i}`,
+      sql<number | null>`sum((${proposalResponses.data} ->> ${field}::text)::double precision)
+        filter (where ${submitted}
+          and ${inArray(proposalResponses.formId, formsOfField.get(field)!)}
+          and jsonb_typeof(${answer(field)}) = 'number')`,
+    ]),
+  );
+  const rows = await tx
+    .select({
+      facility: facilitySql(resourceForms),
+      counted: sql<boolean>`bool_or(${submitted})`,
+      ...sums,
+    })
+    .from(proposalResponses)
+    .innerJoin(proposals, eq(proposals.id, proposalResponses.proposalId))
+    .where(
+      and(
+        eq(proposals.callId, callId),
+        inArray(
+          proposalResponses.formId,
+          resourceForms.map((f) => f.id),
+        ),
+      ),
+    )
+    // By position: the facility expression holds parameters, so it cannot be repeated.
+    .groupBy(sql`1`);
+  const totals: ResourceValues = {};
+  for (const row of rows) {
+    if (!row.counted) continue;
+    const byField = (totals[row.facility] ??= {});
+    const columns: Record<string, unknown> = row;
+    fields.forEach((field, i) => {
+      const total = columns[`sum${i}`];
+      if (total !== null && total !== undefined) byField[field] = Number(total);
+    });
+  }
+  const named: ResourceValues = Object.fromEntries(rows.map((r) => [r.facility, {}]));
+  return { totals, facilities: facilitiesOf([named]) };
+}
+
+// --- Decisions ---------------------------------------------------------------------------
+
+/**
+ * Stores a proposal's decision summary. lastModified stays: the decision is the chairs',
+ * not a change to the authors' work, and a moving date would tell authors a decision is
+ * being written before the call closes.
+ */
+export async function writeDecisionSummary(tx: Tx, id: number, summary: string) {
+  await tx.update(proposals).set({ decisionSummary: summary }).where(eq(proposals.id, id));
+}
+
+/**
+ * Everyone a call's decisions go to when it closes: the author and each active
+ * collaborator of every submitted proposal, one row per person and proposal.
+ */
+export async function submittedTeamsOf(tx: Tx, callId: number) {
+  const recipient = {
+    proposalId: proposals.id,
+    proposalName: proposals.name,
+    typeName: proposalTypes.name,
+    email: users.email,
+    firstName: users.firstName,
+    username: users.username,
+  };
+  const submitted = and(eq(proposals.callId, callId), gte(proposals.stateVal, 1));
+  const [authors, collaborators] = await Promise.all([
+    tx
+      .select(recipient)
+      .from(proposals)
+      .innerJoin(proposalTypes, eq(proposalTypes.id, proposals.proposalTypeId))
+      .innerJoin(users, eq(users.id, proposals.authorId))
+      .where(and(submitted, eq(users.isActive, true)))
+      .orderBy(asc(proposals.id)),
+    tx
+      .select(recipient)
+      .from(proposalCollaborators)
+      .innerJoin(proposals, eq(proposals.id, proposalCollaborators.proposalId))
+      .innerJoin(proposalTypes, eq(proposalTypes.id, proposals.proposalTypeId))
+      .innerJoin(users, eq(users.id, proposalCollaborators.userId))
+      .where(and(submitted, eq(users.isActive, true)))
+      .orderBy(asc(proposals.id), asc(users.id)),
+  ]);
+  return [...authors, ...collaborators];
 }
 
 /** The caller's own proposals, as author or collaborator, across calls, newest change first. */

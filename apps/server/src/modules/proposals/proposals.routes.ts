@@ -5,6 +5,8 @@ import {
   collaborator,
   collaboratorAdd,
   collaboratorRemove,
+  DECISION_SAVE_BODY_LIMIT,
+  decisionSummarySave,
   errorBody,
   idParams,
   lockState,
@@ -31,6 +33,7 @@ import {
   getProposal,
   lockProposal,
   removeCollaborator,
+  saveDecisionSummary,
   saveProposalName,
   saveResponse,
   unlockProposal,
@@ -210,6 +213,25 @@ export const proposalsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) =>
       app.write(request, async (work) => {
         await changeProposalState(work, request.body, publicUrl);
+        return getProposal(work, request.body.proposalId);
+      }),
+  );
+
+  app.post(
+    '/update_decision_summary/',
+    {
+      bodyLimit: DECISION_SAVE_BODY_LIMIT,
+      schema: {
+        tags,
+        summary:
+          "Write a proposal's decision summary, sanitised rich text (chairs of the call's committee)",
+        body: decisionSummarySave,
+        response: { 200: proposalDetail, ...refusals, 413: errorBody },
+      },
+    },
+    async (request) =>
+      app.write(request, async (work) => {
+        await saveDecisionSummary(work, request.body);
         return getProposal(work, request.body.proposalId);
       }),
   );

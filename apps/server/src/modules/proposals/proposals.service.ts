@@ -1,15 +1,15 @@
 import {
   proposalErrorCodes,
   RESPONSE_DATA_MAX_BYTES,
-  type CallProposal,
+  type CallProposalPage,
   type Collaborator,
   type CollaboratorAdd,
   type CollaboratorRemove,
+  type DecisionSummarySave,
   type ListQuery,
   type LockState,
   type MultiFormEntryDelete,
   type MyProposal,
-  type Page,
   type ProposalDetail,
   type ProposalNameSave,
   type proposalResponseSave,
@@ -18,12 +18,14 @@ import {
 } from '@merit/contract';
 import {
   addErrors,
+  callMessages,
   checkText,
   decide,
   hasErrors,
   isMultiForm,
   MAX_LENGTHS,
   PROPOSAL_STATE,
+  proposalListScope,
   proposalMessages,
   validationMessages,
   type Action,
@@ -39,9 +41,11 @@ import { authorize } from '../../lib/authorize.js';
 import { conflict, HttpError, invalid, notFound } from '../../lib/http-errors.js';
 import { enqueueMail } from '../../lib/mail-job.js';
 import { pageOf } from '../../lib/pages.js';
+import { ImageTooLargeError, sanitizeRichText } from '../../lib/rich-text.js';
 import type { ReadWork, Work } from '../../lib/work.js';
 import { callResource, extensionsOfActor, findCall, type CallRow } from '../calls/calls.queries.js';
 import { callNotFound } from '../calls/calls.service.js';
+import { chairColumnsOf } from './chair-columns.js';
 import { answerErrors } from './proposal-answers.js';
 import {
   collaboratorAddedMail,
@@ -81,6 +85,7 @@ import {
   typeOfCall,
   userByHash,
   loadProposal,
+  writeDecisionSummary,
   writeEntry,
   type LoadedProposal,
 } from './proposals.queries.js';
@@ -124,23 +129,34 @@ export async function getMyProposals(work: ReadWork): Promise<MyProposal[]> {
   return rows.map((row) => presentMyProposal(row, work.actor.id));
 }
 
+/**
+ * GET /calls/{callId}/proposals/: one page of the proposals the caller sees. Chairs of
+ * the call's committee (and admins), whom the list scope tells which proposals are
+ * Reviewed, also get the chair's columns and the call's resource totals (issue 14).
+ * Members get the rows only (the reviews they may see are a View Reviews away), and
+ * authors their own rows only: neither gets those fields, not even empty.
+ */
 export async function getCallProposals(
   work: ReadWork,
   callId: number,
   query: ListQuery,
-): Promise<Page<CallProposal>> {
+): Promise<CallProposalPage> {
   const found = await findCall(work.tx, callId);
   if (!found) throw notFound(callNotFound);
   const { call } = found;
   const own = await extensionsOfActor(work.tx, work.actor.id, call.id);
   authorize(work.actor, 'call.view', callResource(call, own), work.now);
   const { total, rows } = await callProposalPage(work.tx, work.actor, call, query, work.now);
-  const editable = await editableOf(work, call, own, rows);
-  return pageOf(
-    query,
-    total,
-    rows.map((row) => presentCallProposal(row, editable.has(row.id))),
-  );
+  const chair = proposalListScope(work.actor, call, work.now).reviewed;
+  const [editable, chairs] = await Promise.all([
+    editableOf(work, call, own, rows),
+    chair ? chairColumnsOf(work, call, rows) : undefined,
+  ]);
+  const items = rows.map((row) => ({
+    ...presentCallProposal(row, editable.has(row.id)),
+    ...chairs?.columns.get(row.id),
+  }));
+  return { ...pageOf(query, total, items), ...chairs?.totals };
 }
 
 /**
@@ -557,6 +573,33 @@ export async function deleteProposal(work: Work, id: number): Promise<void> {
       authorId: proposal.authorId,
       name: proposal.name,
     },
+  });
+}
+
+// --- Decisions -----------------------------------------------------------------------------
+
+/**
+ * POST /update_decision_summary/: a chair of the call's committee writes the proposal's
+ * decision summary, any time (ARCHITECTURE.md "Rich text": sanitised with the allow-list
+ * of call descriptions before it is stored, images at most 512 KiB). Authors read it once
+ * the call is closed; lastModified stays, so they cannot tell one is being written.
+ */
+export async function saveDecisionSummary(work: Work, input: DecisionSummarySave): Promise<void> {
+  const { proposal } = await loadFor(work, 'proposal.editDecision', input.proposalId, true);
+  let summary: string;
+  try {
+    summary = sanitizeRichText(input.summary);
+  } catch (error) {
+    if (!(error instanceof ImageTooLargeError)) throw error;
+    throw invalid({ summary: [callMessages.imageTooLarge] });
+  }
+  if (summary === proposal.decisionSummary) return;
+  await writeDecisionSummary(work.tx, proposal.id, summary);
+  await work.audit({
+    action: 'proposal.update_decision',
+    entityId: proposal.id,
+    before: { decisionSummary: proposal.decisionSummary },
+    after: { decisionSummary: summary },
   });
 }
 

@@ -9,6 +9,7 @@ import {
   proposalCollaborators,
   proposalReviewers,
   proposalTypeForms,
+  proposalTypes,
   proposals,
   reviewResponses,
   reviews,
@@ -117,6 +118,78 @@ export async function reviewersOf(tx: Tx, proposalId: number) {
     .innerJoin(users, eq(users.id, proposalReviewers.userId))
     .where(eq(proposalReviewers.proposalId, proposalId))
     .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id));
+}
+
+// --- A page of proposals at once (the chair's list) ------------------------------------
+
+/** The reviews of some proposals, with their authors' names, oldest first: one query. */
+export async function reviewsOfProposals(tx: Tx, proposalIds: number[]) {
+  if (proposalIds.length === 0) return [];
+  return tx
+    .select({
+      id: reviews.id,
+      proposalId: reviews.proposalId,
+      reviewerId: reviews.reviewerId,
+      reviewer: personNameSql(users),
+      score: reviews.score,
+      scores: reviews.scores,
+    })
+    .from(reviews)
+    .innerJoin(users, eq(users.id, reviews.reviewerId))
+    .where(inArray(reviews.proposalId, proposalIds))
+    .orderBy(asc(reviews.createdAt), asc(reviews.id));
+}
+
+/** The assigned reviewers of some proposals, by name, in one query. */
+export async function reviewersOfProposals(tx: Tx, proposalIds: number[]) {
+  if (proposalIds.length === 0) return [];
+  return tx
+    .select({
+      proposalId: proposalReviewers.proposalId,
+      id: users.id,
+      name: personNameSql(users),
+    })
+    .from(proposalReviewers)
+    .innerJoin(users, eq(users.id, proposalReviewers.userId))
+    .where(inArray(proposalReviewers.proposalId, proposalIds))
+    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id));
+}
+
+/** The answers of the reviews of some proposals, by review id then form id: one query. */
+export async function reviewAnswersOfProposals(tx: Tx, proposalIds: number[]) {
+  const answers = new Map<number, Map<number, Record<string, unknown>>>();
+  if (proposalIds.length === 0) return answers;
+  const rows = await tx
+    .select({
+      reviewId: reviewResponses.reviewId,
+      formId: reviewResponses.formId,
+      data: reviewResponses.data,
+    })
+    .from(reviewResponses)
+    .innerJoin(reviews, eq(reviews.id, reviewResponses.reviewId))
+    .where(inArray(reviews.proposalId, proposalIds));
+  for (const row of rows) {
+    const byForm = answers.get(row.reviewId) ?? new Map<number, Record<string, unknown>>();
+    byForm.set(row.formId, row.data);
+    answers.set(row.reviewId, byForm);
+  }
+  return answers;
+}
+
+/** The review forms of every proposal type of a call, in each type's order. */
+export async function reviewFormsOfCall(tx: Tx, callId: number) {
+  return tx
+    .select({
+      proposalTypeId: proposalTypeForms.proposalTypeId,
+      id: forms.id,
+      jsonSchema: forms.jsonSchema,
+      uiSchema: forms.uiSchema,
+    })
+    .from(proposalTypeForms)
+    .innerJoin(proposalTypes, eq(proposalTypes.id, proposalTypeForms.proposalTypeId))
+    .innerJoin(forms, eq(forms.id, proposalTypeForms.formId))
+    .where(and(eq(proposalTypes.callId, callId), eq(proposalTypeForms.kind, 'review')))
+    .orderBy(asc(proposalTypeForms.proposalTypeId), asc(proposalTypeForms.position));
 }
 
 /** Assigns a reviewer; false when they were one already. */

@@ -22,6 +22,8 @@ export const authorDraftAbilities: ProposalAbilities = {
   review: false,
   viewReviews: false,
   manageReviewers: false,
+  viewDecision: false,
+  editDecision: false,
 };
 
 /** What a chair, or a member, may do with someone else's proposal: read it. */
@@ -36,6 +38,8 @@ export const readerAbilities: ProposalAbilities = {
   review: false,
   viewReviews: false,
   manageReviewers: false,
+  viewDecision: false,
+  editDecision: false,
 };
 
 /**

@@ -1,0 +1,1 @@
+ALTER TABLE "proposals" ADD COLUMN "decision_summary" text;
