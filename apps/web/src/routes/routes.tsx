@@ -42,6 +42,10 @@ const NewProposalPage = lazy(() => import('./proposals/NewProposalPage'));
 const CallProposalsPage = lazy(() => import('./proposals/CallProposalsPage'));
 // The editor brings react-jsonschema-form and the form validator: only its route loads them.
 const ProposalEditorPage = lazy(() => import('./proposals/ProposalEditorPage'));
+// The review editor brings react-jsonschema-form, as the proposal editor does.
+const ReviewEditorPage = lazy(() => import('./reviews/ReviewEditorPage'));
+const ReviewListPage = lazy(() => import('./reviews/ReviewListPage'));
+const PendingReviewsPage = lazy(() => import('./reviews/PendingReviewsPage'));
 const AccountPage = lazy(() => import('./account/AccountPage'));
 const ChangePasswordPage = lazy(() => import('./account/ChangePasswordPage'));
 const UserListPage = lazy(() => import('./users/UserListPage'));
@@ -155,6 +159,21 @@ export const routes: RouteObject[] = [
                     path: 'calls/:callId/proposals/:proposalId',
                     element: page(ProposalEditorPage),
                   },
+                  // One page for both addresses of the review editor: a new review's first
+                  // save moves it to its own address without leaving the page.
+                  {
+                    path: 'calls/:callId/proposals/:proposalId/review',
+                    element: page(ReviewEditorPage),
+                  },
+                  {
+                    path: 'calls/:callId/proposals/:proposalId/reviews',
+                    element: page(ReviewListPage),
+                  },
+                  {
+                    path: 'calls/:callId/proposals/:proposalId/reviews/:reviewId',
+                    element: page(ReviewEditorPage),
+                  },
+                  { path: 'pending_reviews', element: page(PendingReviewsPage) },
                   { path: 'account', element: page(AccountPage) },
                   { path: 'account/change-password', element: page(ChangePasswordPage) },
                   {

@@ -10,7 +10,8 @@ import {
 } from '@mui/material';
 import { NavLink } from 'react-router';
 import { toActor, useCurrentUser } from '../auth/session-hooks';
-import { adminNavItems, memberNavItems, type NavItem } from './nav-items';
+import { isAnyMember } from '../calls/call-actor';
+import { adminNavItems, memberNavItems, reviewerNavItems, type NavItem } from './nav-items';
 
 function NavItems({ items, onNavigate }: { items: NavItem[]; onNavigate?: () => void }) {
   return items.map((item) => (
@@ -46,7 +47,15 @@ export function SideNav({ onNavigate }: { onNavigate?: () => void }) {
   return (
     <nav aria-label="Main navigation">
       <List>
-        <NavItems items={memberNavItems} onNavigate={onNavigate} />
+        <NavItems
+          // My Pending Reviews after Call for Proposals: the reviewer's way to their work.
+          items={
+            isAnyMember(user)
+              ? [...memberNavItems.slice(0, 2), ...reviewerNavItems, ...memberNavItems.slice(2)]
+              : memberNavItems
+          }
+          onNavigate={onNavigate}
+        />
       </List>
       {isAdmin(toActor(user)) && (
         <>

@@ -4,6 +4,7 @@ import DynamicFormIcon from '@mui/icons-material/DynamicForm';
 import GroupsIcon from '@mui/icons-material/Groups';
 import PeopleIcon from '@mui/icons-material/People';
 import PersonIcon from '@mui/icons-material/Person';
+import RateReviewIcon from '@mui/icons-material/RateReview';
 import type { ReactElement } from 'react';
 
 export interface NavItem {
@@ -19,6 +20,11 @@ export const memberNavItems: NavItem[] = [
   { to: '/', label: 'Dashboard', icon: <DashboardIcon />, end: true },
   { to: '/calls', label: 'Call for Proposals', icon: <DescriptionIcon /> },
   { to: '/account', label: 'My Account', icon: <PersonIcon /> },
+];
+
+/** ...and for current committee members (chairs and admins too): their reviews to do. */
+export const reviewerNavItems: NavItem[] = [
+  { to: '/pending_reviews/', label: 'My Pending Reviews', icon: <RateReviewIcon /> },
 ];
 
 /** ...and for admins only. */

@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeSummary } from '../../features/calls/calls.fixtures';
 import { makeMyProposal } from '../../features/proposals/proposals.fixtures';
+import { makeMyReview, makePendingReview } from '../../features/reviews/reviews.fixtures';
 import { makeUser } from '../../test/fixtures';
 import { AFTER_NAVIGATION, renderApp, stubApi } from '../../test/render-app';
 
@@ -50,12 +51,74 @@ describe('DashboardPage', { timeout: 20_000 }, () => {
       'GET /user_details/': { body: makeUser({ roles: [memberRole] }) },
       'GET /calls/open/': { body: [] },
       'GET /proposals/': { body: [] },
+      'GET /pending_reviews/': { body: [] },
+      'GET /reviews/': { body: [] },
     });
     renderApp('/', { token: 'k' });
     expect(
-      await screen.findByText('You have no reviews to do.', undefined, AFTER_NAVIGATION),
+      await screen.findByText(/You have not written any reviews yet/, undefined, AFTER_NAVIGATION),
     ).toBeInTheDocument();
+    // The side menu leads to them too.
+    expect(
+      within(screen.getByRole('navigation', { name: 'Main navigation' })).getByRole('link', {
+        name: 'My Pending Reviews',
+      }),
+    ).toHaveAttribute('href', '/pending_reviews/');
     expect(screen.getByRole('heading', { name: 'Pending reviews' })).toBeInTheDocument();
+  });
+
+  it('counts a member’s pending reviews and lists the reviews they wrote', async () => {
+    stubApi({
+      'GET /user_details/': { body: makeUser({ roles: [memberRole] }) },
+      'GET /calls/open/': { body: [] },
+      'GET /proposals/': { body: [] },
+      'GET /pending_reviews/': {
+        body: [
+          makePendingReview(),
+          makePendingReview({ proposalId: 31 }),
+          makePendingReview({ proposalId: 32 }),
+        ],
+      },
+      'GET /reviews/': {
+        body: [
+          makeMyReview(),
+          makeMyReview({
+            reviewId: 91,
+            proposalId: 33,
+            proposalName: 'Comet dust',
+            score: null,
+            lastModified: '2026-04-12T09:00:00.000Z',
+          }),
+        ],
+      },
+    });
+    renderApp('/', { token: 'k' });
+    const panel = (
+      await screen.findByRole('heading', { name: 'Pending reviews' }, AFTER_NAVIGATION)
+    ).parentElement!;
+    expect(await within(panel).findByText('3')).toBeInTheDocument();
+    expect(within(panel).getByRole('link', { name: 'View pending reviews' })).toHaveAttribute(
+      'href',
+      '/pending_reviews/',
+    );
+
+    const table = await screen.findByRole('table', { name: 'My Reviews' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Call for Proposal', 'Proposal', 'Score', 'Last modified', 'Open']);
+    const rows = within(table).getAllByRole('row').slice(1);
+    // The latest change first; a review without a score shows N/A.
+    expect(rows.map((row) => within(row).getAllByRole('cell')[1]!.textContent)).toEqual([
+      'Comet dust',
+      'Dark matter survey',
+    ]);
+    expect(rows[0]).toHaveTextContent('N/A');
+    expect(rows[1]).toHaveTextContent('3.50');
+    expect(
+      within(table).getByRole('link', { name: 'Open the review of Comet dust' }),
+    ).toHaveAttribute('href', '/calls/12/proposals/33/reviews/91/');
   });
 
   it('lists my proposals, newest change first, each with a link to open it', async () => {

@@ -1,31 +1,18 @@
-import {
-  Box,
-  Button,
-  Paper,
-  Skeleton,
-  Stack,
-  Table,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Button, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { errorMessages } from '../../api/client';
-import { EmptyState } from '../../components/EmptyState';
 import { PageHeading } from '../../components/PageHeading';
-import { Section } from '../../components/Section';
 import { useCurrentUser } from '../../features/auth/session-hooks';
 import { isAnyMember } from '../../features/calls/call-actor';
 import { useCallList } from '../../features/calls/calls.api';
+import { usePendingReviews } from '../../features/reviews/reviews.api';
 import { MyProposals } from './MyProposals';
+import { MyReviews } from './MyReviews';
 
 /**
  * `/` (spec section 2, Dashboard): a count of open calls, for committee members a count
- * of pending reviews, and the My Proposals and My Reviews tables. Reviews arrive with
- * their own feature; until then nobody can have any, so the panels say so.
+ * of pending reviews, and the My Proposals and, for members, My Reviews tables.
  */
 export default function DashboardPage() {
   const user = useCurrentUser();
@@ -37,41 +24,53 @@ export default function DashboardPage() {
       <Typography sx={{ mb: 3 }}>Welcome, {name}.</Typography>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 4 }}>
         <OpenCallsPanel />
-        {member && (
-          <CountPanel title="Pending reviews" count={0} to="/pending_reviews/" linkLabel="View">
-            Reviews you can do now.
-          </CountPanel>
-        )}
+        {member && <PendingReviewsPanel />}
       </Stack>
       <MyProposals />
-      {member && (
-        <Section id="my-reviews" title="My Reviews">
-          <TableLayout
-            label="My Reviews"
-            columns={['Call for Proposal', 'Proposal', 'Review Deadline', 'View']}
-            empty="You have no reviews to do."
-          />
-        </Section>
-      )}
+      {member && <MyReviews />}
     </>
   );
 }
 
-function OpenCallsPanel() {
-  const calls = useCallList('open');
-  let count: ReactNode;
-  if (calls.isPending)
-    count = <Skeleton width={48} role="status" aria-label="Counting open calls…" />;
-  else if (calls.isError)
-    count = (
+/** A count as it loads: a placeholder while counting, what went wrong if it failed. */
+function countOf(
+  query: { isPending: boolean; isError: boolean; error: unknown; data?: readonly unknown[] },
+  counting: string,
+): ReactNode {
+  if (query.isPending) return <Skeleton width={48} role="status" aria-label={counting} />;
+  if (query.isError)
+    return (
       <Typography color="error" variant="body2" component="span">
-        {errorMessages(calls.error).join(' ')}
+        {errorMessages(query.error).join(' ')}
       </Typography>
     );
-  else count = calls.data.length;
+  return query.data?.length ?? 0;
+}
+
+function OpenCallsPanel() {
+  const calls = useCallList('open');
   return (
-    <CountPanel title="Open calls for proposals" count={count} to="/calls" linkLabel="View calls">
+    <CountPanel
+      title="Open calls for proposals"
+      count={countOf(calls, 'Counting open calls…')}
+      to="/calls"
+      linkLabel="View calls"
+    >
       Calls you can browse, and submit to while they are open.
+    </CountPanel>
+  );
+}
+
+function PendingReviewsPanel() {
+  const pending = usePendingReviews();
+  return (
+    <CountPanel
+      title="Pending reviews"
+      count={countOf(pending, 'Counting pending reviews…')}
+      to="/pending_reviews/"
+      linkLabel="View pending reviews"
+    >
+      Proposals you can review now and have not reviewed yet.
     </CountPanel>
   );
 }
@@ -104,33 +103,5 @@ function CountPanel({
         {linkLabel}
       </Button>
     </Paper>
-  );
-}
-
-/** A table's columns above its empty state, so the layout is there before its data. */
-function TableLayout({
-  label,
-  columns,
-  empty,
-}: {
-  label: string;
-  columns: readonly string[];
-  empty: string;
-}) {
-  return (
-    <Box>
-      <TableContainer component={Paper} variant="outlined" sx={{ mb: 1 }}>
-        <Table size="small" aria-label={label}>
-          <TableHead>
-            <TableRow>
-              {columns.map((column) => (
-                <TableCell key={column}>{column}</TableCell>
-              ))}
-            </TableRow>
-          </TableHead>
-        </Table>
-      </TableContainer>
-      <EmptyState>{empty}</EmptyState>
-    </Box>
   );
 }

@@ -86,6 +86,31 @@ describe('CallProposalsPage', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('link', { name: 'Add Proposal' })).not.toBeInTheDocument();
   });
 
+  it('offers View Reviews on the rows whose reviews the caller sees (a chair’s)', async () => {
+    stubApi({
+      'GET /user_details/': { body: makeUser() },
+      'GET /calls/12/': { body: makeCall({ abilities: chairAbilities }) },
+      // The server sends a row's reviewers only to those who see its reviews.
+      'GET /calls/12/proposals/?page=1&pageSize=10&sort=name': page([
+        mine,
+        { ...theirs, reviewers: [{ id: 11, name: 'Grace Hopper' }] },
+      ]),
+    });
+    renderApp('/calls/12/proposals/', { token: 'k' });
+    const table = await screen.findByRole(
+      'table',
+      { name: 'Proposals of Beamtime 2026' },
+      AFTER_NAVIGATION,
+    );
+    expect(within(table).getByRole('link', { name: 'View Reviews of Comet dust' })).toHaveAttribute(
+      'href',
+      '/calls/12/proposals/31/reviews/',
+    );
+    expect(
+      within(table).queryByRole('link', { name: 'View Reviews of Dark matter survey' }),
+    ).not.toBeInTheDocument();
+  });
+
   it('says so when the PDF of a proposal cannot be made, and lets the next one be asked for', async () => {
     const user = userEvent.setup();
     const fetchStub = stubApi({

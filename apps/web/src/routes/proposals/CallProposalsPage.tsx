@@ -17,6 +17,7 @@ import { useIdParam } from '../../components/use-id-param';
 import { useCall } from '../../features/calls/calls.api';
 import { PdfStatus } from '../../features/files/PdfStatus';
 import { useProposalPdf } from '../../features/files/use-proposal-pdf';
+import { reviewListPath } from '../../features/reviews/review-paths';
 import { useCallProposals } from '../../features/proposals/proposals.api';
 
 /** How long typing must pause before the list is searched again. */
@@ -73,6 +74,20 @@ function CallProposalsView({ callId }: { callId: number }) {
             >
               {label}
             </Button>
+            {/* A row carries its reviewers only for those who see its reviews: chairs,
+                never on their own proposals. */}
+            {row.reviewers !== undefined && (
+              <Button
+                component={RouterLink}
+                to={reviewListPath(callId, row.id)}
+                size="small"
+                variant="outlined"
+                aria-label={`View Reviews of ${row.proposalName}`}
+                sx={{ whiteSpace: 'nowrap' }}
+              >
+                View Reviews
+              </Button>
+            )}
             <Button
               size="small"
               startIcon={<PictureAsPdfIcon />}

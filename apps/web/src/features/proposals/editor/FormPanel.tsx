@@ -33,6 +33,8 @@ interface FormPanelProps {
   onSave: () => void;
   /** Save and Save All, under the form. */
   actions: ReactNode;
+  /** What a failed save says above the form: the proposal's message unless told (reviews). */
+  saveFailedMessage?: string;
 }
 
 /**
@@ -50,6 +52,7 @@ export function FormPanel({
   onDelete,
   onSave,
   actions,
+  saveFailedMessage = proposalMessages.saveFailed,
 }: FormPanelProps) {
   const { entries } = draft;
   const messages = entries.flatMap((item, index) =>
@@ -77,7 +80,7 @@ export function FormPanel({
       <Typography variant="h5" component="h2" sx={{ mb: 2 }}>
         {form.name}
       </Typography>
-      {draft.failed && <ErrorList messages={[proposalMessages.saveFailed, ...messages]} />}
+      {draft.failed && <ErrorList messages={[saveFailedMessage, ...messages]} />}
       {form.multi ? (
         <Box sx={{ mb: 2 }}>
           {entries.map((item, index) => (

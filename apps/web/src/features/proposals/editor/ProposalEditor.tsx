@@ -1,5 +1,5 @@
 import type { ProposalDetail } from '@merit/contract';
-import { proposalMessages } from '@merit/domain';
+import { formatScore, proposalMessages, RESULT_SCORE } from '@merit/domain';
 import LockIcon from '@mui/icons-material/Lock';
 import {
   Alert,
@@ -27,6 +27,9 @@ import { formatCallDate } from '../../calls/call-dates';
 import { PdfStatus } from '../../files/PdfStatus';
 import { UploadedFilesDialog } from '../../files/UploadedFilesDialog';
 import { useProposalPdf } from '../../files/use-proposal-pdf';
+import { newReviewPath, reviewListPath, reviewPath } from '../../reviews/review-paths';
+import { ReviewersDialog } from '../../reviews/ReviewersDialog';
+import { useOwnReviewId } from '../../reviews/reviews.api';
 import {
   changeProposalState,
   deleteEntry,
@@ -45,7 +48,7 @@ import { useProposalDrafts } from './use-proposal-drafts';
 import { useProposalLock } from './use-proposal-lock';
 import { useSaveForms } from './use-save-forms';
 
-type StateAction = Exclude<ProposalAction, 'pdf' | 'collaborators' | 'files'>;
+type StateAction = Extract<ProposalAction, 'submit' | 'retract' | 'delete'>;
 
 interface ProposalEditorProps {
   proposal: ProposalDetail;
@@ -73,7 +76,7 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
   const canEdit = lock ? abilities.lock && heldBy === null : abilities.edit;
   useReloadWhenLockReturns(proposal.id, heldBy);
 
-  const { drafts, dispatch, latest } = useProposalDrafts(proposal, forms);
+  const { drafts, dispatch, latest } = useProposalDrafts(proposal.responses, forms);
   const [validate, setValidate] = useState(true);
   const tabs = forms.map((form) => ({
     value: String(form.id),
@@ -129,6 +132,8 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
   });
 
   const [collaboratorsOpen, setCollaboratorsOpen] = useState(false);
+  const [reviewersOpen, setReviewersOpen] = useState(false);
+  const ownReviewId = useOwnReviewId(proposal, user.id);
   const [filesOpen, setFilesOpen] = useState(false);
   const pdf = useProposalPdf();
   const stateConfirm = useConfirm<StateAction>();
@@ -159,8 +164,17 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
   const lockFree = heldBy === null;
   // Whoever sees the proposal may save its PDF and see (and download) its files.
   const actions: ProposalAction[] = ['pdf'];
+  if (abilities.review) actions.push(ownReviewId === null ? 'addReview' : 'editReview');
+  if (abilities.viewReviews) actions.push('viewReviews');
   if (abilities.manageCollaborators) actions.push('collaborators');
+  if (abilities.manageReviewers) actions.push('reviewers');
   actions.push('files');
+  const links = {
+    addReview: newReviewPath(proposal.callId, proposal.id),
+    editReview:
+      ownReviewId === null ? undefined : reviewPath(proposal.callId, proposal.id, ownReviewId),
+    viewReviews: reviewListPath(proposal.callId, proposal.id),
+  };
   if (abilities.submit && lockFree) actions.push('submit');
   if (abilities.retract && lockFree) actions.push('retract');
   if (abilities.delete && lockFree) actions.push('delete');
@@ -180,12 +194,16 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
         actions={
           <ProposalManageMenu
             actions={actions}
+            links={links}
             onSelect={(action) => {
               if (action === 'pdf') return pdf.save(proposal);
               if (action === 'collaborators') return setCollaboratorsOpen(true);
+              if (action === 'reviewers') return setReviewersOpen(true);
               if (action === 'files') return setFilesOpen(true);
-              stateChange.reset();
-              stateConfirm.ask(action);
+              if (action === 'submit' || action === 'retract' || action === 'delete') {
+                stateChange.reset();
+                stateConfirm.ask(action);
+              }
             }}
           />
         }
@@ -216,6 +234,18 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
             ` with ${proposal.collaborators.map((person) => person.name).join(', ')}`}{' '}
           · last saved {formatCallDate(proposal.lastModified)}
         </Typography>
+        {/* Only those who may see its reviews get these: never its authors (issue 13). */}
+        {proposal.reviewers !== undefined && (
+          <Typography variant="body2" color="text.secondary" sx={{ flexBasis: '100%' }}>
+            {proposal.reviewers.length > 0
+              ? `Reviewers: ${proposal.reviewers.map((person) => person.name).join(', ')}`
+              : 'No reviewers assigned'}
+            {proposal.reviewScores !== undefined &&
+              ` · Review score: ${formatScore(
+                proposal.reviewScores.find((score) => score.name === RESULT_SCORE)?.value,
+              )}`}
+          </Typography>
+        )}
       </Stack>
       <PdfStatus progress={pdf.progress} />
       {canEdit && <ProposalNameForm key={proposal.proposalName} proposal={proposal} />}
@@ -319,6 +349,13 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
         open={filesOpen}
         onClose={() => setFilesOpen(false)}
       />
+      {abilities.manageReviewers && (
+        <ReviewersDialog
+          proposal={proposal}
+          open={reviewersOpen}
+          onClose={() => setReviewersOpen(false)}
+        />
+      )}
       {abilities.manageCollaborators && (
         <CollaboratorsDialog
           proposal={proposal}

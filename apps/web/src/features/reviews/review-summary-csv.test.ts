@@ -1,0 +1,69 @@
+import Papa from 'papaparse';
+import { describe, expect, it } from 'vitest';
+import { REVIEW_SUMMARY_FILE, reviewSummaryCsv, reviewSummaryRows } from './review-summary-csv';
+import { makeReviewSummary } from './reviews.fixtures';
+
+const labels = new Map([
+  ['significance', 'Significance'],
+  ['feasibility', 'Feasibility'],
+]);
+
+const grace = makeReviewSummary();
+const alan = makeReviewSummary({
+  id: 91,
+  authorId: 10,
+  author: 'Alan Turing',
+  score: 5,
+  // Feasibility left unscored; the score is the average of what was given.
+  scores: [
+    { name: 'significance', value: 5 },
+    { name: 'feasibility', value: null },
+  ],
+  comments: [
+    { name: 'Strengths', value: 'Bold, "new" idea,\nwell argued.' },
+    { name: 'Conflicts', value: 'None' },
+  ],
+});
+
+describe('the Review Summary CSV', () => {
+  it('is called as the spec says', () => {
+    expect(REVIEW_SUMMARY_FILE).toBe('Review Summary.csv');
+  });
+
+  it('has a row per review: reviewer, each score field, score, then each written answer', () => {
+    expect(reviewSummaryRows([grace, alan], labels)).toEqual([
+      ['Reviewer', 'Significance', 'Feasibility', 'Score', 'Strengths', 'Weaknesses', 'Conflicts'],
+      ['Grace Hopper', '4.00', '3.00', '3.50', 'A clear plan.', 'Few nights.', ''],
+      ['Alan Turing', '5.00', 'N/A', '5.00', 'Bold, "new" idea,\nwell argued.', '', 'None'],
+    ]);
+  });
+
+  it('names a score field by its name when its form gives no title', () => {
+    expect(reviewSummaryRows([grace])[0]).toEqual([
+      'Reviewer',
+      'significance',
+      'feasibility',
+      'Score',
+      'Strengths',
+      'Weaknesses',
+    ]);
+  });
+
+  it('writes CSV that a spreadsheet reads back as the same rows, quotes and line breaks kept', () => {
+    const csv = reviewSummaryCsv([grace, alan], labels);
+    expect(csv.split('\r\n')[0]).toBe(
+      'Reviewer,Significance,Feasibility,Score,Strengths,Weaknesses,Conflicts',
+    );
+    expect(Papa.parse<string[]>(csv).data).toEqual(reviewSummaryRows([grace, alan], labels));
+  });
+
+  it('keeps a reviewer’s answer from running as a formula', () => {
+    const sly = makeReviewSummary({ comments: [{ name: 'Strengths', value: '=HYPERLINK("x")' }] });
+    const [, row] = Papa.parse<string[]>(reviewSummaryCsv([sly])).data;
+    expect(row!.at(-1)).toBe(`'=HYPERLINK("x")`);
+  });
+
+  it('has only its header when there are no reviews', () => {
+    expect(reviewSummaryRows([])).toEqual([['Reviewer', 'Score']]);
+  });
+});

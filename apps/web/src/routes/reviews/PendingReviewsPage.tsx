@@ -1,0 +1,122 @@
+import type { PendingReview } from '@merit/contract';
+import { Box, Button } from '@mui/material';
+import { Link as RouterLink } from 'react-router';
+import { AccessDeniedView } from '../../components/AccessDeniedView';
+import { EmptyState } from '../../components/EmptyState';
+import { LoadFailedView } from '../../components/LoadFailedView';
+import { LoadingView } from '../../components/LoadingView';
+import { PageHeading } from '../../components/PageHeading';
+import { SearchField } from '../../components/SearchField';
+import { DataTable, type Column } from '../../components/table/DataTable';
+import { searchRows } from '../../components/table/sort-rows';
+import { useTableState } from '../../components/table/use-table-state';
+import { useCurrentUser } from '../../features/auth/session-hooks';
+import { isAnyMember } from '../../features/calls/call-actor';
+import { formatCallDate } from '../../features/calls/call-dates';
+import { usePendingReviews } from '../../features/reviews/reviews.api';
+
+const COLUMNS: readonly Column<PendingReview>[] = [
+  {
+    key: 'committee',
+    header: 'Committee',
+    cell: (row) => row.committeeName,
+    sort: (row) => row.committeeName,
+  },
+  {
+    key: 'call',
+    header: 'Call for Proposal Name',
+    cell: (row) => row.callName,
+    sort: (row) => row.callName,
+  },
+  {
+    key: 'proposal',
+    header: 'Proposal',
+    cell: (row) => row.proposalName,
+    sort: (row) => row.proposalName,
+  },
+  {
+    key: 'deadline',
+    header: 'Review Deadline',
+    cell: (row) => formatCallDate(row.reviewDeadline),
+    sort: (row) => new Date(row.reviewDeadline),
+  },
+  {
+    key: 'view',
+    header: 'View',
+    action: true,
+    cell: (row) => (
+      <Button
+        component={RouterLink}
+        to={`/calls/${row.callId}/proposals/${row.proposalId}/`}
+        size="small"
+        variant="outlined"
+        aria-label={`View Proposal ${row.proposalName}`}
+        sx={{ whiteSpace: 'nowrap' }}
+      >
+        View Proposal
+      </Button>
+    ),
+  },
+];
+
+/** The nearest deadline first: what a reviewer has to do next. */
+const BY_DEADLINE = { key: 'deadline', direction: 'asc' } as const;
+
+/**
+ * /pending_reviews/ (spec section 2, Reviews): My Pending Reviews, every proposal the
+ * member may review now and has not. For committee members only; the server decides who
+ * is one now (the `review` ability of their details).
+ */
+export default function PendingReviewsPage() {
+  const user = useCurrentUser();
+  if (!isAnyMember(user)) return <AccessDeniedView />;
+  return <PendingReviews />;
+}
+
+function PendingReviews() {
+  const pending = usePendingReviews();
+  const table = useTableState(COLUMNS, { defaultSort: BY_DEADLINE });
+  const shown = searchRows(pending.data ?? [], table.q, (row) => [
+    row.committeeName,
+    row.callName,
+    row.proposalName,
+  ]);
+
+  let content;
+  if (pending.isPending) {
+    content = <LoadingView label="Loading your pending reviews…" />;
+  } else if (pending.isError) {
+    content = <LoadFailedView error={pending.error} onRetry={() => void pending.refetch()} />;
+  } else if (pending.data.length === 0) {
+    content = (
+      <EmptyState>
+        You have no reviews to do now. Proposals appear here once they are submitted, while their
+        call’s review period is open.
+      </EmptyState>
+    );
+  } else if (shown.length === 0) {
+    content = <EmptyState>{`No pending review matches “${table.q.trim()}”.`}</EmptyState>;
+  } else {
+    content = (
+      <DataTable
+        label="My Pending Reviews"
+        columns={COLUMNS}
+        state={table}
+        rows={shown}
+        rowKey={(row) => row.proposalId}
+      />
+    );
+  }
+
+  return (
+    <>
+      <PageHeading>My Pending Reviews</PageHeading>
+      {(pending.data?.length ?? 0) > 0 && (
+        <Box sx={{ mb: 2 }}>
+          <SearchField label="Search pending reviews" value={table.q} onChange={table.setQuery} />
+        </Box>
+      )}
+      {content}
+    </>
+  );
+}
