@@ -25,21 +25,24 @@ export function useMyProposals() {
 }
 
 /** One page of a call's proposals that the caller may see, as the server sorted and paged it. */
+export function fetchCallProposals(callId: number, query: ServerListQuery, signal?: AbortSignal) {
+  const params = new URLSearchParams({
+    page: String(query.page),
+    pageSize: String(query.pageSize),
+    sort: query.sort,
+    ...(query.q ? { q: query.q } : {}),
+  });
+  return apiRequest(`/calls/${callId}/proposals/?${params}`, {
+    schema: (c) => c.callProposalPage,
+    signal,
+  });
+}
+
+/** One page of a call's proposals that the caller may see, as the server sorted and paged it. */
 export function useCallProposals(callId: number, query: ServerListQuery) {
   return useQuery({
     queryKey: proposalKeys.ofCall(callId, query),
-    queryFn: ({ signal }) => {
-      const params = new URLSearchParams({
-        page: String(query.page),
-        pageSize: String(query.pageSize),
-        sort: query.sort,
-        ...(query.q ? { q: query.q } : {}),
-      });
-      return apiRequest(`/calls/${callId}/proposals/?${params}`, {
-        schema: (c) => c.callProposalPage,
-        signal,
-      });
-    },
+    queryFn: ({ signal }) => fetchCallProposals(callId, query, signal),
     // While the next page or search loads, the table keeps the last answer instead of flashing empty.
     placeholderData: keepPreviousData,
   });
@@ -133,4 +136,13 @@ export function releaseLock(proposalId: number) {
 /** After a proposal changes: its page, the lists it appears in, and its call's roles. */
 export function refreshProposals(client: QueryClient): Promise<void> {
   return client.invalidateQueries({ queryKey: proposalKeys.all });
+}
+
+/** POST /update_decision_summary/: a chair's decision summary (rich text); answers the proposal. */
+export function saveDecisionSummary(proposalId: number, summary: string) {
+  return apiRequest('/update_decision_summary/', {
+    method: 'POST',
+    body: { proposalId, summary },
+    schema: (c) => c.proposalDetail,
+  });
 }

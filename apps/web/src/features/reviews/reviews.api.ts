@@ -23,9 +23,10 @@ export const reviewKeys = {
 };
 
 /** Each proposal type's review forms in the call's order, with their schemas and options. */
-export function useReviewFormOrder(callId: number) {
+export function useReviewFormOrder(callId: number, enabled = true) {
   return useQuery({
     queryKey: reviewKeys.formOrder(callId),
+    enabled,
     queryFn: ({ signal }) =>
       apiRequest(`/review_form_order/${callId}/`, { schema: (c) => c.formOrder, signal }),
     staleTime: Infinity,

@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { chairAbilities, makeCall } from '../../features/calls/calls.fixtures';
 import { makeCallProposal } from '../../features/proposals/proposals.fixtures';
+import { makeReviewFormOrder } from '../../features/reviews/reviews.fixtures';
 import { makeUser } from '../../test/fixtures';
 import { AFTER_NAVIGATION, apiCalls, renderApp, sentBody, stubApi } from '../../test/render-app';
 
@@ -145,5 +146,189 @@ describe('CallProposalsPage', { timeout: 20_000 }, () => {
     expect(init?.headers).toBeUndefined();
     expect(screen.queryByText(/Making the PDF/)).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'PDF of Comet dust' })).toBeEnabled();
+  });
+});
+
+describe('CallProposalsPage, the chair’s view', { timeout: 20_000 }, () => {
+  const rebecca = { id: 21, name: 'Rebecca Reviewer' };
+  const galaxy = makeCallProposal({
+    id: 40,
+    proposalName: 'Galaxy survey',
+    author: 'Ada Author',
+    state: 'Reviewed',
+    stateVal: 2,
+    editable: false,
+    reviewers: [rebecca],
+    isReviewed: true,
+    reviewScores: [
+      { name: 'significance', value: 3 },
+      { name: 'result', value: 3.25 },
+    ],
+    score: 3.25,
+    resourceValues: { ATCA: { hours: 12.5 }, Parkes: { hours: 4 } },
+    allReviewScores: [],
+    allReviewComments: [],
+  });
+  const pulsar = makeCallProposal({
+    id: 41,
+    proposalName: 'Pulsar timing',
+    author: 'Bob Writer',
+    state: 'Submitted',
+    stateVal: 1,
+    editable: false,
+    reviewers: [],
+    isReviewed: false,
+    reviewScores: [{ name: 'result', value: null }],
+    score: null,
+    resourceValues: { Parkes: { hours: 6 } },
+    allReviewScores: [],
+    allReviewComments: [],
+  });
+  const chairPage = (items: CallProposal[], sort = 'name') => ({
+    body: {
+      ...page(items, sort).body,
+      resourceTotals: { ATCA: { hours: 12.5 }, Parkes: { hours: 10 } },
+      facilities: ['ATCA', 'Parkes'],
+    },
+  });
+  const scoreForm = makeReviewFormOrder();
+
+  it('shows reviewers, a column per facility and field, average scores and the review score', async () => {
+    const user = userEvent.setup();
+    const fetchStub = stubApi({
+      'GET /user_details/': { body: makeUser() },
+      'GET /calls/12/': { body: makeCall({ abilities: chairAbilities }) },
+      'GET /calls/12/proposals/?page=1&pageSize=10&sort=name': chairPage([galaxy, pulsar]),
+      'GET /calls/12/proposals/?page=1&pageSize=10&sort=score': chairPage([galaxy, pulsar]),
+      'GET /calls/12/proposals/?page=1&pageSize=10&sort=-score': chairPage([galaxy, pulsar]),
+      'GET /review_form_order/12/': { body: scoreForm },
+    });
+    const view = renderApp('/calls/12/proposals/', { token: 'k' });
+    const table = await screen.findByRole(
+      'table',
+      { name: 'Proposals of Beamtime 2026' },
+      AFTER_NAVIGATION,
+    );
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual([
+      'Type',
+      'Name',
+      'Proposal Author',
+      'State',
+      'Reviewers',
+      'ATCA: hours',
+      'Parkes: hours',
+      'Average Field Scores',
+      'Review Score',
+      'Actions',
+    ]);
+    const cells = (name: string) =>
+      within(within(table).getByRole('cell', { name }).closest('tr')!)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent);
+    expect(await screen.findByRole('cell', { name: 'Significance 3.00' })).toBeInTheDocument();
+    expect(cells('Galaxy survey').slice(4, 9)).toEqual([
+      'Rebecca Reviewer',
+      '12.5',
+      '4',
+      'Significance 3.00',
+      '3.25',
+    ]);
+    expect(cells('Pulsar timing').slice(4, 9)).toEqual(['None', 'N/A', '6', 'N/A', 'N/A']);
+
+    // Resource Totals: the whole call's, per facility and field.
+    const totals = screen.getByRole('table', { name: 'Resource Totals' });
+    expect(
+      within(totals)
+        .getAllByRole('row')
+        .map((row) => row.textContent),
+    ).toEqual(['FacilityFieldTotal', 'ATCAhours12.5', 'Parkeshours10']);
+
+    // Review Score sorts on the server.
+    const currentTable = () => screen.getByRole('table', { name: 'Proposals of Beamtime 2026' });
+    await user.click(within(currentTable()).getByRole('button', { name: 'Review Score' }));
+    expect(view.location()).toBe('/calls/12/proposals/?sort=score');
+    await user.click(within(currentTable()).getByRole('button', { name: 'Review Score' }));
+    expect(view.location()).toBe('/calls/12/proposals/?sort=-score');
+    expect(apiCalls(fetchStub)).toContain(
+      'GET /calls/12/proposals/?page=1&pageSize=10&sort=-score',
+    );
+
+    // A resource column sorts the page in hand: numbers as numbers, N/A last.
+    await user.click(within(currentTable()).getByRole('button', { name: 'ATCA: hours' }));
+    expect(view.location()).toContain('sort=resource.');
+    const names = () =>
+      within(screen.getByRole('table', { name: 'Proposals of Beamtime 2026' }))
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => within(row).getAllByRole('cell')[1]!.textContent);
+    expect(names()).toEqual(['Galaxy survey', 'Pulsar timing']);
+    await user.click(
+      within(screen.getByRole('table', { name: 'Proposals of Beamtime 2026' })).getByRole(
+        'button',
+        { name: 'Parkes: hours' },
+      ),
+    );
+    expect(names()).toEqual(['Galaxy survey', 'Pulsar timing']);
+    await user.click(
+      within(screen.getByRole('table', { name: 'Proposals of Beamtime 2026' })).getByRole(
+        'button',
+        { name: 'Parkes: hours' },
+      ),
+    );
+    expect(names()).toEqual(['Pulsar timing', 'Galaxy survey']);
+    // …and the server was asked for the page by name, which it sorts.
+    expect(apiCalls(fetchStub).filter((call) => call.includes('resource'))).toEqual([]);
+  });
+
+  it('Filter by Facility keeps one facility’s columns and totals', async () => {
+    const user = userEvent.setup();
+    stubApi({
+      'GET /user_details/': { body: makeUser() },
+      'GET /calls/12/': { body: makeCall({ abilities: chairAbilities }) },
+      'GET /calls/12/proposals/?page=1&pageSize=10&sort=name': chairPage([galaxy, pulsar]),
+      'GET /review_form_order/12/': { body: scoreForm },
+    });
+    const view = renderApp('/calls/12/proposals/', { token: 'k' });
+    const filter = await screen.findByRole(
+      'combobox',
+      { name: 'Filter by Facility' },
+      AFTER_NAVIGATION,
+    );
+    await user.selectOptions(filter, 'Parkes');
+    expect(view.location()).toBe('/calls/12/proposals/?facility=Parkes');
+    const table = screen.getByRole('table', { name: 'Proposals of Beamtime 2026' });
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((cell) => cell.textContent);
+    expect(headers).toContain('Parkes: hours');
+    expect(headers).not.toContain('ATCA: hours');
+    const totals = screen.getByRole('table', { name: 'Resource Totals' });
+    expect(
+      within(totals)
+        .getAllByRole('row')
+        .map((row) => row.textContent),
+    ).toEqual(['FacilityFieldTotal', 'Parkeshours10']);
+  });
+
+  it('shows an author none of the chair’s columns, filters or downloads', async () => {
+    stubApi({
+      'GET /user_details/': { body: makeUser() },
+      'GET /calls/12/': { body: makeCall() },
+      'GET /calls/12/proposals/?page=1&pageSize=10&sort=name': page([mine]),
+    });
+    renderApp('/calls/12/proposals/', { token: 'k' });
+    const table = await screen.findByRole(
+      'table',
+      { name: 'Proposals of Beamtime 2026' },
+      AFTER_NAVIGATION,
+    );
+    expect(within(table).getAllByRole('columnheader')).toHaveLength(5);
+    expect(screen.queryByRole('combobox', { name: 'Filter by Facility' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Resource Totals' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Download CSV Files/ })).not.toBeInTheDocument();
   });
 });

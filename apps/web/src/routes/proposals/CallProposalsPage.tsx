@@ -1,8 +1,9 @@
-import type { CallProposal } from '@merit/contract';
+import type { CallProposal, CallProposalPage } from '@merit/contract';
+import { facilityLabel, formatScore } from '@merit/domain';
 import AddIcon from '@mui/icons-material/Add';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
 import { Box, Button, Stack } from '@mui/material';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { BackLink } from '../../components/BackLink';
 import { EmptyState } from '../../components/EmptyState';
 import { LoadFailedView } from '../../components/LoadFailedView';
@@ -10,15 +11,32 @@ import { LoadingView } from '../../components/LoadingView';
 import { NotFoundView } from '../../components/NotFoundView';
 import { PageHeading } from '../../components/PageHeading';
 import { SearchField } from '../../components/SearchField';
+import { SelectInput } from '../../components/form/SelectInput';
 import { DataTable, type Column } from '../../components/table/DataTable';
-import { useTableState } from '../../components/table/use-table-state';
+import { sortRows } from '../../components/table/sort-rows';
+import { decodeSort, useTableState } from '../../components/table/use-table-state';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { useIdParam } from '../../components/use-id-param';
 import { useCall } from '../../features/calls/calls.api';
 import { PdfStatus } from '../../features/files/PdfStatus';
 import { useProposalPdf } from '../../features/files/use-proposal-pdf';
-import { reviewListPath } from '../../features/reviews/review-paths';
+import {
+  averageFieldScores,
+  formatAmount,
+  isResourceKey,
+  onlyFacility,
+  pageResourceColumns,
+  resourceAmount,
+  resourceHeader,
+  resourceKey,
+  type ResourceColumn,
+} from '../../features/proposals/chair/chair-columns';
+import { ChairExports } from '../../features/proposals/chair/ChairExports';
+import { ResourceTotals } from '../../features/proposals/chair/ResourceTotals';
 import { useCallProposals } from '../../features/proposals/proposals.api';
+import { scoreLabels } from '../../features/reviews/review-forms';
+import { reviewListPath } from '../../features/reviews/review-paths';
+import { useReviewFormOrder } from '../../features/reviews/reviews.api';
 
 /** How long typing must pause before the list is searched again. */
 const SEARCH_DELAY_MS = 300;
@@ -29,6 +47,60 @@ const COLUMNS: readonly Column<CallProposal>[] = [
   { key: 'author', header: 'Proposal Author', cell: (row) => row.author, sort: 'server' },
   { key: 'state', header: 'State', cell: (row) => row.state, sort: 'server' },
 ];
+
+/** The address's key of Filter by Facility: absent for every facility, empty for the unnamed one. */
+const FACILITY_PARAM = 'facility';
+
+/**
+ * The chair's columns after State (spec section 2, Proposal list): Reviewers, one column
+ * per facility and data field, Average Field Scores and Review Score. A chair's own
+ * proposals carry no review fields (ARCHITECTURE.md "Visibility"): their cells are empty.
+ */
+function chairColumns(
+  resources: readonly ResourceColumn[],
+  labels: ReadonlyMap<string, string>,
+): Column<CallProposal>[] {
+  const reviewed = (row: CallProposal, text: (row: CallProposal) => string) =>
+    row.reviewers === undefined ? '' : text(row);
+  return [
+    {
+      key: 'reviewers',
+      header: 'Reviewers',
+      cell: (row) =>
+        reviewed(row, (r) => r.reviewers!.map((person) => person.name).join(', ') || 'None'),
+    },
+    ...resources.map((column): Column<CallProposal> => ({
+      key: resourceKey(column),
+      header: resourceHeader(column),
+      cell: (row) => formatAmount(resourceAmount(row.resourceValues, column)),
+      // The server does not sort by resources: these sort the rows of the page in
+      // hand, numbers as numbers and N/A last (sortRows); the server pages by name.
+      sort: (row) => resourceAmount(row.resourceValues, column),
+    })),
+    {
+      key: 'averageFieldScores',
+      header: 'Average Field Scores',
+      cell: (row) => reviewed(row, (r) => averageFieldScores(r, labels)),
+      cellSx: { minWidth: 160 },
+    },
+    {
+      key: 'score',
+      header: 'Review Score',
+      cell: (row) => reviewed(row, (r) => formatScore(r.score)),
+      sort: 'server',
+    },
+  ];
+}
+
+/** Every column key the address may sort by: the fixed ones, and a resource column it names. */
+function sortableColumns(sort: string | null) {
+  const key = decodeSort(sort ?? '').key;
+  return [
+    ...COLUMNS,
+    { key: 'score', sort: 'server' as const },
+    ...(isResourceKey(key) ? [{ key, sort: 'page' as const }] : []),
+  ];
+}
 
 /**
  * /calls/{callId}/proposals/: the proposals of the call that the caller may see. The
@@ -43,17 +115,45 @@ export default function CallProposalsPage() {
 
 function CallProposalsView({ callId }: { callId: number }) {
   const call = useCall(callId);
-  const table = useTableState(COLUMNS, { defaultSort: { key: 'name', direction: 'asc' } });
+  const [params, setParams] = useSearchParams();
+  const table = useTableState(sortableColumns(params.get('sort')), {
+    defaultSort: { key: 'name', direction: 'asc' },
+  });
   const q = useDebouncedValue(table.q.trim(), SEARCH_DELAY_MS);
-  const proposals = useCallProposals(callId, { ...table.serverQuery, q });
+  // A resource column sorts the page in hand (the server cannot): the server pages by name.
+  const byResource = isResourceKey(table.sort.key);
+  const proposals = useCallProposals(callId, {
+    ...table.serverQuery,
+    ...(byResource ? { sort: 'name' } : {}),
+    q,
+  });
   const pdf = useProposalPdf();
+  const data: CallProposalPage | undefined = proposals.data;
+  // Only chairs' pages carry the call's totals: the sign of the chair's view.
+  const chair = data?.resourceTotals !== undefined;
+  const reviewOrder = useReviewFormOrder(callId, chair);
+  const labels = scoreLabels(chair ? reviewOrder.data : undefined);
 
   if (call.isPending) return <LoadingView label="Loading the call…" />;
   if (call.isError)
     return <LoadFailedView error={call.error} onRetry={() => void call.refetch()} />;
 
+  const facilities = data?.facilities ?? [];
+  const facilityParam = params.get(FACILITY_PARAM);
+  const facility =
+    facilityParam !== null && facilities.includes(facilityParam) ? facilityParam : null;
+  const resources = data && chair ? onlyFacility(pageResourceColumns(data), facility) : [];
+  const setFacility = (next: string | null) =>
+    setParams((previous) => {
+      const changed = new URLSearchParams(previous);
+      if (next === null) changed.delete(FACILITY_PARAM);
+      else changed.set(FACILITY_PARAM, next);
+      return changed;
+    });
+
   const columns: Column<CallProposal>[] = [
     ...COLUMNS,
+    ...(chair ? chairColumns(resources, labels) : []),
     {
       // One column for the row's buttons, which stays in view as the table scrolls.
       key: 'actions',
@@ -122,7 +222,14 @@ function CallProposalsView({ callId }: { callId: number }) {
         label={`Proposals of ${call.data.name}`}
         columns={columns}
         state={table}
-        serverPage={proposals.data}
+        serverPage={
+          byResource
+            ? {
+                ...proposals.data,
+                items: sortedByResource(proposals.data.items, columns, table.sort),
+              }
+            : proposals.data
+        }
         rowKey={(row) => row.id}
       />
     );
@@ -147,11 +254,56 @@ function CallProposalsView({ callId }: { callId: number }) {
       >
         {`Proposals of ${call.data.name}`}
       </PageHeading>
-      <Box sx={{ mb: 2 }}>
+      {chair && data && (
+        <ChairExports
+          callId={callId}
+          callName={call.data.name}
+          types={call.data.proposalTypes}
+          labels={labels}
+        />
+      )}
+      {chair && data?.resourceTotals && (
+        <ResourceTotals
+          totals={data.resourceTotals}
+          columns={onlyFacility(pageResourceColumns(data), facility)}
+        />
+      )}
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
         <SearchField label="Search proposals" value={table.q} onChange={table.setQuery} />
-      </Box>
+        {chair && facilities.length > 1 && (
+          <Box sx={{ minWidth: 220 }}>
+            <SelectInput
+              name="facility"
+              label="Filter by Facility"
+              placeholder="All facilities"
+              value={facility === null ? '' : `f:${facility}`}
+              onChange={(event) =>
+                setFacility(event.target.value ? event.target.value.slice(2) : null)
+              }
+              options={facilities.map((name) => ({
+                value: `f:${name}`,
+                label: facilityLabel(name),
+              }))}
+            />
+          </Box>
+        )}
+      </Stack>
       <PdfStatus progress={pdf.progress} />
       {content}
     </>
   );
+}
+
+/**
+ * The page's rows sorted by a resource column: the server sorts by name, pages, and the
+ * browser sorts the page in hand (numbers as numbers, N/A last). Sorting a whole large call
+ * by a resource would need every row; the downloads have them.
+ */
+function sortedByResource(
+  rows: readonly CallProposal[],
+  columns: readonly Column<CallProposal>[],
+  sort: { key: string; direction: 'asc' | 'desc' },
+): CallProposal[] {
+  const by = columns.find((column) => column.key === sort.key)?.sort;
+  return typeof by === 'function' ? sortRows(rows, by, sort.direction) : [...rows];
 }

@@ -5,6 +5,7 @@ import { LoadingView } from '../../components/LoadingView';
 import { NotFoundView } from '../../components/NotFoundView';
 import { PageHeading } from '../../components/PageHeading';
 import { useIdParam } from '../../components/use-id-param';
+import { DecisionSummaryPanel } from '../../features/proposals/decision/DecisionSummaryPanel';
 import { editorForms } from '../../features/proposals/editor/editor-state';
 import { ProposalEditor } from '../../features/proposals/editor/ProposalEditor';
 import { useProposal, useProposalFormOrder } from '../../features/proposals/proposals.api';
@@ -41,6 +42,7 @@ function ProposalEditorView({ callId, proposalId }: { callId: number; proposalId
       <>
         <PageHeading>{proposal.data.proposalName}</PageHeading>
         <EmptyState>This proposal type has no forms to fill in.</EmptyState>
+        <DecisionSummaryPanel proposal={proposal.data} />
       </>
     );
   }

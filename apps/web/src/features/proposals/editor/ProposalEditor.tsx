@@ -37,6 +37,7 @@ import {
   proposalKeys,
   refreshProposals,
 } from '../proposals.api';
+import { DecisionSummaryPanel } from '../decision/DecisionSummaryPanel';
 import { ChangeMarks } from './ChangeMarks';
 import { CollaboratorsDialog } from './CollaboratorsDialog';
 import { hasFormErrors, isFormDirty, type EditorForm } from './editor-state';
@@ -309,6 +310,7 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
           />
         )}
       </SearchParamTabs>
+      <DecisionSummaryPanel proposal={proposal} />
 
       <ConfirmDialog
         open={entryToDelete.open}

@@ -1,0 +1,177 @@
+import DownloadIcon from '@mui/icons-material/Download';
+import {
+  Box,
+  Button,
+  LinearProgress,
+  ListSubheader,
+  Menu,
+  MenuItem,
+  Stack,
+  Typography,
+} from '@mui/material';
+import { useState } from 'react';
+import { errorMessages } from '../../../api/client';
+import { ErrorList } from '../../../components/ErrorList';
+import { saveBlob } from '../../files/downloads';
+import {
+  EXPORT_KINDS,
+  EXPORT_LABELS,
+  exportFileName,
+  exportTable,
+  sheetNames,
+  tableCsv,
+  tableSheetData,
+  workbookTable,
+  type ExportKind,
+} from './chair-exports';
+import { fetchAllProposals, type AllProposals } from './fetch-all';
+
+export interface ChairExportsProps {
+  callId: number;
+  callName: string;
+  /** The call's proposal types, in its order. */
+  types: readonly { typeId: number; typeName: string }[];
+  /** Score fields' labels by field name. */
+  labels: ReadonlyMap<string, string>;
+}
+
+type Request =
+  | { kind: ExportKind; typeId: number; format: 'csv' | 'xlsx' }
+  | { kind: 'workbook'; format: 'xlsx' };
+
+/**
+ * The chair's downloads (spec section 2): per proposal type a Download CSV Files menu of
+ * Score Summary, Comments, Resources and All, each as CSV or XLSX, and one workbook of the
+ * whole call. Every file is made here, in the browser, from every row of the call: the
+ * pages are fetched 100 at a time first, with their progress shown.
+ */
+export function ChairExports({ callId, callName, types, labels }: ChairExportsProps) {
+  const [menu, setMenu] = useState<{ anchor: HTMLElement; typeId: number } | null>(null);
+  const [progress, setProgress] = useState<{ loaded: number; total: number } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  const run = async (request: Request) => {
+    setMenu(null);
+    setBusy(true);
+    setError(null);
+    setProgress({ loaded: 0, total: 0 });
+    try {
+      const all = await fetchAllProposals(callId, (loaded, total) =>
+        setProgress({ loaded, total }),
+      );
+      const [blob, name] = await build(request, all);
+      saveBlob(blob, name);
+    } catch (problem) {
+      setError(problem);
+    } finally {
+      setBusy(false);
+      setProgress(null);
+    }
+  };
+
+  const build = async (request: Request, all: AllProposals): Promise<[Blob, string]> => {
+    const created = new Date();
+    const sourceOf = (typeId: number) => ({
+      rows: all.items.filter((row) => row.proposalTypeId === typeId),
+      facilities: all.facilities,
+      labels,
+    });
+    // The XLSX writer is its own chunk, loaded the first time a chair asks for one.
+    const xlsx = () => import('./xlsx-writer');
+    if (request.kind === 'workbook') {
+      const names = sheetNames(types.map((type) => type.typeName));
+      const { xlsxBlob } = await xlsx();
+      const blob = await xlsxBlob({
+        title: callName,
+        created,
+        sheets: types.map((type, i) => ({
+          name: names[i]!,
+          data: tableSheetData(workbookTable(sourceOf(type.typeId))),
+          filter: true,
+        })),
+      });
+      return [blob, exportFileName(callName, 'workbook', 'xlsx')];
+    }
+    const table = exportTable(request.kind, sourceOf(request.typeId));
+    const name = exportFileName(callName, request.kind, request.format);
+    if (request.format === 'csv')
+      return [new Blob([tableCsv(table)], { type: 'text/csv;charset=utf-8' }), name];
+    const { xlsxBlob } = await xlsx();
+    const typeName = types.find((type) => type.typeId === request.typeId)?.typeName ?? '';
+    const blob = await xlsxBlob({
+      title: callName,
+      created,
+      sheets: [{ name: sheetNames([typeName])[0]!, data: tableSheetData(table) }],
+    });
+    return [blob, name];
+  };
+
+  return (
+    <Box component="section" aria-labelledby="downloads-heading" sx={{ mb: 2 }}>
+      <Typography id="downloads-heading" variant="h6" component="h2" sx={{ mb: 1 }}>
+        Downloads
+      </Typography>
+      <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
+        {types.map((type) => (
+          <Button
+            key={type.typeId}
+            variant="outlined"
+            startIcon={<DownloadIcon />}
+            disabled={busy}
+            aria-haspopup="menu"
+            aria-label={`Download CSV Files: ${type.typeName}`}
+            onClick={(event) => setMenu({ anchor: event.currentTarget, typeId: type.typeId })}
+          >
+            Download CSV Files{types.length > 1 ? `: ${type.typeName}` : ''}
+          </Button>
+        ))}
+        <Button
+          variant="outlined"
+          startIcon={<DownloadIcon />}
+          disabled={busy || types.length === 0}
+          onClick={() => void run({ kind: 'workbook', format: 'xlsx' })}
+        >
+          Whole-Call Workbook (XLSX)
+        </Button>
+      </Stack>
+      <Menu
+        anchorEl={menu?.anchor}
+        open={menu !== null}
+        onClose={() => setMenu(null)}
+        slotProps={{ list: { 'aria-label': 'Downloads' } }}
+      >
+        {(['csv', 'xlsx'] as const).flatMap((format) => [
+          <ListSubheader key={format}>{format.toUpperCase()}</ListSubheader>,
+          ...EXPORT_KINDS.map((kind) => (
+            <MenuItem
+              key={`${kind}-${format}`}
+              onClick={() => menu && void run({ kind, typeId: menu.typeId, format })}
+            >
+              {`${EXPORT_LABELS[kind]} (${format.toUpperCase()})`}
+            </MenuItem>
+          )),
+        ])}
+      </Menu>
+      {progress && (
+        <Box sx={{ mt: 1 }} role="status">
+          <Typography variant="body2" color="text.secondary">
+            {progress.total > 0
+              ? `Fetching proposals… ${progress.loaded} of ${progress.total}`
+              : 'Fetching proposals…'}
+          </Typography>
+          <LinearProgress
+            aria-label="Fetching proposals"
+            variant={progress.total > 0 ? 'determinate' : 'indeterminate'}
+            value={progress.total > 0 ? (100 * progress.loaded) / progress.total : undefined}
+          />
+        </Box>
+      )}
+      {error !== null && (
+        <Box sx={{ mt: 1 }}>
+          <ErrorList messages={errorMessages(error)} />
+        </Box>
+      )}
+    </Box>
+  );
+}

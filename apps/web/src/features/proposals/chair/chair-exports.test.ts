@@ -1,0 +1,286 @@
+import type { CallProposal } from '@merit/contract';
+import Papa from 'papaparse';
+import { describe, expect, it } from 'vitest';
+import { makeCallProposal } from '../proposals.fixtures';
+import {
+  exportFileName,
+  exportTable,
+  sheetNames,
+  tableCsv,
+  tableSheetData,
+  workbookTable,
+} from './chair-exports';
+
+const rebecca = { id: 21, name: 'Rebecca Reviewer' };
+const ben = { id: 22, name: 'Ben Second' };
+
+/** A reviewed proposal asking two telescopes, scored by Rebecca and Ben. */
+const galaxy: CallProposal = makeCallProposal({
+  id: 30,
+  proposalName: 'Galaxy survey',
+  author: 'Ada Author',
+  state: 'Reviewed',
+  stateVal: 2,
+  reviewers: [rebecca, ben],
+  isReviewed: true,
+  reviewScores: [
+    { name: 'significance', value: 3 },
+    { name: 'feasibility', value: 3.5 },
+    { name: 'result', value: 3.25 },
+  ],
+  score: 3.25,
+  resourceValues: { ATCA: { hours: 12.5, nights: 3 }, Parkes: { hours: 4 } },
+  allReviewScores: [
+    {
+      reviewer: rebecca,
+      scores: [
+        { name: 'significance', value: 4 },
+        { name: 'feasibility', value: 3 },
+      ],
+      score: 3.5,
+    },
+    {
+      reviewer: ben,
+      scores: [
+        { name: 'significance', value: 2 },
+        { name: 'feasibility', value: 4 },
+      ],
+      score: 3,
+    },
+  ],
+  allReviewComments: [
+    { reviewer: rebecca, comments: [{ name: 'Strengths', value: 'Clear aims' }] },
+    {
+      reviewer: ben,
+      comments: [
+        { name: 'Strengths', value: '=HYPERLINK("x")' },
+        { name: 'Weaknesses', value: 'Costly' },
+      ],
+    },
+  ],
+});
+/** Submitted, not reviewed yet, asking Parkes only. */
+const pulsar = makeCallProposal({
+  id: 31,
+  proposalName: 'Pulsar timing',
+  author: 'Bob Writer',
+  state: 'Submitted',
+  stateVal: 1,
+  reviewers: [rebecca],
+  isReviewed: false,
+  reviewScores: [{ name: 'result', value: null }],
+  score: null,
+  resourceValues: { Parkes: { hours: 6, nights: 3 } },
+  allReviewScores: [],
+  allReviewComments: [],
+});
+/** A draft: never in a download (spec section 9). */
+const draft = makeCallProposal({
+  id: 32,
+  proposalName: 'Unfinished',
+  resourceValues: { ATCA: { hours: 100 } },
+  reviewers: [],
+  isReviewed: false,
+  reviewScores: [{ name: 'result', value: null }],
+  score: null,
+  allReviewScores: [],
+  allReviewComments: [],
+});
+
+const source = {
+  rows: [galaxy, pulsar, draft],
+  facilities: ['ATCA', 'Parkes'],
+  labels: new Map([
+    ['significance', 'Significance'],
+    ['feasibility', 'Feasibility'],
+  ]),
+};
+
+const csvRows = (text: string) => Papa.parse<string[]>(text).data;
+
+describe('the chair’s downloads', () => {
+  it.each([
+    ['score', 'csv', 'Beamtime 2026.csv'],
+    ['comments', 'csv', 'Beamtime 2026 Comment Summary.csv'],
+    ['resources', 'xlsx', 'Beamtime 2026 Resource Summary.xlsx'],
+    ['all', 'csv', 'Beamtime 2026 All.csv'],
+    ['workbook', 'xlsx', 'Beamtime 2026 Workbook.xlsx'],
+  ] as const)('%s as %s is called “%s” (spec section 9)', (kind, extension, name) => {
+    expect(exportFileName('Beamtime 2026', kind, extension)).toBe(name);
+  });
+
+  it('names a file after a call whose name has a slash without making a folder', () => {
+    expect(exportFileName('Round 1/2', 'score', 'csv')).toBe('Round 1 2.csv');
+  });
+
+  it('Score Summary: a row per proposal, drafts left out, means to 2 decimals, N/A without reviews', () => {
+    expect(csvRows(tableCsv(exportTable('score', source)))).toEqual([
+      [
+        'Proposal ID',
+        'Proposal',
+        'Proposal Author',
+        'State',
+        'Reviewers',
+        'Significance',
+        'Feasibility',
+        'Review Score',
+      ],
+      [
+        '30',
+        'Galaxy survey',
+        'Ada Author',
+        'Reviewed',
+        'Rebecca Reviewer, Ben Second',
+        '3.00',
+        '3.50',
+        '3.25',
+      ],
+      ['31', 'Pulsar timing', 'Bob Writer', 'Submitted', 'Rebecca Reviewer', 'N/A', 'N/A', 'N/A'],
+    ]);
+  });
+
+  it('Resources: a column per facility and field, N/A where a proposal asks for none', () => {
+    expect(csvRows(tableCsv(exportTable('resources', source)))).toEqual([
+      [
+        'Proposal ID',
+        'Proposal',
+        'Proposal Author',
+        'State',
+        'ATCA: hours',
+        'ATCA: nights',
+        'Parkes: hours',
+        'Parkes: nights',
+      ],
+      ['30', 'Galaxy survey', 'Ada Author', 'Reviewed', '12.5', '3', '4', 'N/A'],
+      ['31', 'Pulsar timing', 'Bob Writer', 'Submitted', 'N/A', 'N/A', '6', '3'],
+    ]);
+  });
+
+  it('Comments: a row per review, a formula written as text', () => {
+    const rows = csvRows(tableCsv(exportTable('comments', source)));
+    expect(rows).toEqual([
+      [
+        'Proposal ID',
+        'Proposal',
+        'Proposal Author',
+        'State',
+        'Reviewer',
+        'Strengths',
+        'Weaknesses',
+      ],
+      ['30', 'Galaxy survey', 'Ada Author', 'Reviewed', 'Rebecca Reviewer', 'Clear aims', ''],
+      ['30', 'Galaxy survey', 'Ada Author', 'Reviewed', 'Ben Second', `'=HYPERLINK("x")`, 'Costly'],
+    ]);
+  });
+
+  it('All: every column, answers by reviewer', () => {
+    const [header, first] = csvRows(tableCsv(exportTable('all', source)));
+    expect(header).toEqual([
+      'Proposal ID',
+      'Proposal',
+      'Proposal Author',
+      'State',
+      'Reviewers',
+      'Significance',
+      'Feasibility',
+      'Review Score',
+      'ATCA: hours',
+      'ATCA: nights',
+      'Parkes: hours',
+      'Parkes: nights',
+      'Strengths',
+      'Weaknesses',
+    ]);
+    expect(first!.slice(12)).toEqual([
+      `Rebecca Reviewer: Clear aims\n\nBen Second: =HYPERLINK("x")`,
+      'Ben Second: Costly',
+    ]);
+  });
+
+  it('XLSX sheet data: a bold header, numbers as numbers shown with 2 decimals, N/A as text', () => {
+    const [header, galaxyRow, pulsarRow] = tableSheetData(exportTable('resources', source));
+    expect(header![0]).toEqual({ value: 'Proposal ID', type: String, fontWeight: 'bold' });
+    expect(galaxyRow!.slice(4)).toEqual([
+      { value: 12.5, type: Number, format: '0.00' },
+      { value: 3, type: Number, format: '0.00' },
+      { value: 4, type: Number, format: '0.00' },
+      { value: 'N/A', type: String },
+    ]);
+    expect(pulsarRow![4]).toEqual({ value: 'N/A', type: String });
+  });
+
+  it('the whole-call sheet joins each review’s scores with the proposal and its resources', () => {
+    const table = workbookTable(source);
+    expect(table.header).toEqual([
+      'Proposal ID',
+      'Proposal',
+      'Proposal Author',
+      'State',
+      'Reviewer',
+      'Significance',
+      'Feasibility',
+      'Reviewer’s Score',
+      'Review Score',
+      'ATCA: hours',
+      'ATCA: nights',
+      'Parkes: hours',
+      'Parkes: nights',
+    ]);
+    expect(csvRows(tableCsv(table)).slice(1)).toEqual([
+      [
+        '30',
+        'Galaxy survey',
+        'Ada Author',
+        'Reviewed',
+        'Rebecca Reviewer',
+        '4.00',
+        '3.00',
+        '3.50',
+        '3.25',
+        '12.5',
+        '3',
+        '4',
+        'N/A',
+      ],
+      [
+        '30',
+        'Galaxy survey',
+        'Ada Author',
+        'Reviewed',
+        'Ben Second',
+        '2.00',
+        '4.00',
+        '3.00',
+        '3.25',
+        '12.5',
+        '3',
+        '4',
+        'N/A',
+      ],
+      [
+        '31',
+        'Pulsar timing',
+        'Bob Writer',
+        'Submitted',
+        '',
+        'N/A',
+        'N/A',
+        'N/A',
+        'N/A',
+        'N/A',
+        'N/A',
+        '6',
+        '3',
+      ],
+    ]);
+  });
+
+  it('keeps sheet names within Excel’s rules and apart', () => {
+    expect(sheetNames(['Observing', 'A/B: [test]?', 'x'.repeat(40), 'observing'])).toEqual([
+      'Observing',
+      'A B   test',
+      'x'.repeat(31),
+      'observing 2',
+    ]);
+  });
+});

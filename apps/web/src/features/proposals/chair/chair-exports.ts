@@ -1,0 +1,283 @@
+import type { CallProposal } from '@merit/contract';
+import { formatScore, RESULT_SCORE } from '@merit/domain';
+import Papa from 'papaparse';
+import { safeFileName } from '../../files/downloads';
+import {
+  resourceAmount,
+  resourceColumnsOf,
+  resourceHeader,
+  scoreFieldsOfRows,
+  type ResourceColumn,
+} from './chair-columns';
+
+/*
+ * The chair's downloads (spec sections 1, 2 and 9), made in the browser from the rows of
+ * GET /calls/{callId}/proposals/: pure functions, rows in, a table out, then CSV text or
+ * sheet data. The XLSX writer itself (xlsx-writer.ts) is loaded only when a chair asks.
+ */
+
+/** One cell: text, a score (2 decimals; N/A when null) or a resource amount (N/A when missing). */
+export type ExportCell = string | { score: number | null } | { amount: number | undefined };
+
+export interface ExportTable {
+  header: string[];
+  rows: ExportCell[][];
+}
+
+/** The four downloads of a proposal type (spec section 2, Proposal list). */
+export const EXPORT_KINDS = ['score', 'comments', 'resources', 'all'] as const;
+export type ExportKind = (typeof EXPORT_KINDS)[number];
+
+export const EXPORT_LABELS: Record<ExportKind, string> = {
+  score: 'Score Summary',
+  comments: 'Comments',
+  resources: 'Resources',
+  all: 'All',
+};
+
+/**
+ * Spec section 9: the score summary is called by the call's name, the others add
+ * ` Comment Summary` or ` Resource Summary`. The spec names no file for All: it adds ` All`.
+ * The whole-call workbook adds ` Workbook`.
+ */
+const FILE_SUFFIX: Record<ExportKind | 'workbook', string> = {
+  score: '',
+  comments: ' Comment Summary',
+  resources: ' Resource Summary',
+  all: ' All',
+  workbook: ' Workbook',
+};
+
+export function exportFileName(
+  callName: string,
+  kind: ExportKind | 'workbook',
+  extension: 'csv' | 'xlsx',
+): string {
+  return safeFileName(`${callName}${FILE_SUFFIX[kind]}`, extension);
+}
+
+/** Spec section 9: proposals in Draft that are not reviewed are left out of downloads. */
+export const isDownloaded = (row: CallProposal) => !(row.stateVal === 0 && !row.isReviewed);
+
+/** What every download of one proposal type is made from. */
+export interface ExportSource {
+  /** The type's rows, as the server sorted them (by name). */
+  rows: readonly CallProposal[];
+  /** The call's facilities in the server's order (the page's `facilities`). */
+  facilities: readonly string[];
+  /** Score fields' labels by field name (the Review Score Form's titles). */
+  labels?: ReadonlyMap<string, string>;
+}
+
+const proposalColumns = ['Proposal ID', 'Proposal', 'Proposal Author', 'State'];
+const proposalCells = (row: CallProposal): ExportCell[] => [
+  String(row.id),
+  row.proposalName,
+  row.author,
+  row.state,
+];
+const reviewersOf = (row: CallProposal) =>
+  (row.reviewers ?? []).map((person) => person.name).join(', ');
+const scoreOf = (row: CallProposal, field: string) =>
+  row.reviewScores?.find((score) => score.name === field)?.value ?? null;
+
+/** The written questions of some rows' reviews, in the order they first appear. */
+function questionsOf(rows: readonly CallProposal[]): string[] {
+  const names = new Set<string>();
+  for (const row of rows)
+    for (const review of row.allReviewComments ?? [])
+      for (const comment of review.comments) names.add(comment.name);
+  return [...names];
+}
+
+/** One reviewer's answer to a question; two forms asking the same title keep both. */
+function answerOf(comments: readonly { name: string; value: string }[], question: string) {
+  return comments
+    .filter((comment) => comment.name === question)
+    .map((comment) => comment.value)
+    .join('\n\n');
+}
+
+/** Builds one of the four downloads of a type's rows. */
+export function exportTable(kind: ExportKind, source: ExportSource): ExportTable {
+  const rows = source.rows.filter(isDownloaded);
+  const labels = source.labels ?? new Map<string, string>();
+  const fields = scoreFieldsOfRows(rows);
+  const fieldHeaders = fields.map((field) => labels.get(field) ?? field);
+  const resources = resourceColumnsOf(
+    source.facilities,
+    rows.map((row) => row.resourceValues),
+  );
+  const resourceCells = (row: CallProposal): ExportCell[] =>
+    resources.map((column) => ({ amount: resourceAmount(row.resourceValues, column) }));
+  const scoreCells = (row: CallProposal): ExportCell[] => [
+    ...fields.map((field) => ({ score: scoreOf(row, field) })),
+    { score: row.score ?? scoreOf(row, RESULT_SCORE) },
+  ];
+  const questions = questionsOf(rows);
+
+  switch (kind) {
+    case 'score':
+      return {
+        header: [...proposalColumns, 'Reviewers', ...fieldHeaders, 'Review Score'],
+        rows: rows.map((row) => [...proposalCells(row), reviewersOf(row), ...scoreCells(row)]),
+      };
+    case 'resources':
+      return {
+        header: [...proposalColumns, ...resources.map(resourceHeader)],
+        rows: rows.map((row) => [...proposalCells(row), ...resourceCells(row)]),
+      };
+    case 'comments':
+      // One row per review: who wrote it, and each answer under its question.
+      return {
+        header: [...proposalColumns, 'Reviewer', ...questions],
+        rows: rows.flatMap((row) =>
+          (row.allReviewComments ?? []).map((review) => [
+            ...proposalCells(row),
+            review.reviewer.name,
+            ...questions.map((question) => answerOf(review.comments, question)),
+          ]),
+        ),
+      };
+    case 'all':
+      // One row per proposal: every column of the other three; each question's answers
+      // are the reviewers' in turn, "Name: answer", a blank line apart.
+      return {
+        header: [
+          ...proposalColumns,
+          'Reviewers',
+          ...fieldHeaders,
+          'Review Score',
+          ...resources.map(resourceHeader),
+          ...questions,
+        ],
+        rows: rows.map((row) => [
+          ...proposalCells(row),
+          reviewersOf(row),
+          ...scoreCells(row),
+          ...resourceCells(row),
+          ...questions.map((question) =>
+            (row.allReviewComments ?? [])
+              .map((review) => ({
+                name: review.reviewer.name,
+                answer: answerOf(review.comments, question),
+              }))
+              .filter(({ answer }) => answer !== '')
+              .map(({ name, answer }) => `${name}: ${answer}`)
+              .join('\n\n'),
+          ),
+        ]),
+      };
+  }
+}
+
+/**
+ * A type's sheet of the whole-call workbook: one row per review joining the proposal,
+ * its reviewer, that review's score on each criterion and its score, the proposal's
+ * review score and its resources; a proposal without reviews has one row, reviewer empty.
+ */
+export function workbookTable(source: ExportSource): ExportTable {
+  const rows = source.rows.filter(isDownloaded);
+  const labels = source.labels ?? new Map<string, string>();
+  const fields = scoreFieldsOfRows(rows);
+  const resources: ResourceColumn[] = resourceColumnsOf(
+    source.facilities,
+    rows.map((row) => row.resourceValues),
+  );
+  return {
+    header: [
+      ...proposalColumns,
+      'Reviewer',
+      ...fields.map((field) => labels.get(field) ?? field),
+      'Reviewer’s Score',
+      'Review Score',
+      ...resources.map(resourceHeader),
+    ],
+    rows: rows.flatMap((row) => {
+      const reviews = row.allReviewScores ?? [];
+      const tail: ExportCell[] = [
+        { score: row.score ?? null },
+        ...resources.map((column) => ({ amount: resourceAmount(row.resourceValues, column) })),
+      ];
+      if (reviews.length === 0)
+        return [
+          [
+            ...proposalCells(row),
+            '',
+            ...fields.map(() => ({ score: null })),
+            { score: null },
+            ...tail,
+          ],
+        ];
+      return reviews.map((review) => [
+        ...proposalCells(row),
+        review.reviewer.name,
+        ...fields.map((field) => ({
+          score: review.scores.find((score) => score.name === field)?.value ?? null,
+        })),
+        { score: review.score },
+        ...tail,
+      ]);
+    }),
+  };
+}
+
+/** A cell as CSV text: scores to 2 decimals, amounts as written, N/A for missing ones. */
+export function cellText(cell: ExportCell): string {
+  if (typeof cell === 'string') return cell;
+  if ('score' in cell) return formatScore(cell.score);
+  return cell.amount === undefined ? 'N/A' : String(cell.amount);
+}
+
+/**
+ * A table as CSV text. As the Review Summary (review-summary-csv.ts), a cell a spreadsheet
+ * would run as a formula is written as text: reviewers' and authors' words are not to be
+ * trusted as formulas on a chair's computer.
+ */
+export function tableCsv(table: ExportTable): string {
+  return Papa.unparse([table.header, ...table.rows.map((row) => row.map(cellText))], {
+    escapeFormulae: true,
+  });
+}
+
+/** A cell of write-excel-file's sheet data (its `Cell`, kept here so this file stays light). */
+export type SheetCell =
+  | { value: string; type: StringConstructor; fontWeight?: 'bold'; wrap?: boolean }
+  | { value: number; type: NumberConstructor; format: string };
+
+/** Numbers in the XLSX files are numbers, shown with 2 decimals. */
+export const NUMBER_FORMAT = '0.00';
+
+/** A table as sheet data: a bold header row, numbers as numbers, N/A as text. */
+export function tableSheetData(table: ExportTable): SheetCell[][] {
+  const text = (value: string): SheetCell => ({ value, type: String });
+  return [
+    table.header.map((value) => ({ value, type: String, fontWeight: 'bold' as const })),
+    ...table.rows.map((row) =>
+      row.map((cell): SheetCell => {
+        if (typeof cell === 'string') return text(cell);
+        const value = 'score' in cell ? cell.score : cell.amount;
+        return value === null || value === undefined
+          ? text('N/A')
+          : { value, type: Number, format: NUMBER_FORMAT };
+      }),
+    ),
+  ];
+}
+
+/** A sheet's name as Excel allows it: at most 31 characters, none of []:*?/\, unique. */
+export function sheetNames(names: readonly string[]): string[] {
+  const used = new Set<string>();
+  return names.map((name) => {
+    const base =
+      name
+        .replace(/[[\]:*?/\\]/g, ' ')
+        .trim()
+        .slice(0, 31) || 'Sheet';
+    let candidate = base;
+    for (let n = 2; used.has(candidate.toLowerCase()); n += 1)
+      candidate = `${base.slice(0, 31 - String(n).length - 1)} ${n}`;
+    used.add(candidate.toLowerCase());
+    return candidate;
+  });
+}

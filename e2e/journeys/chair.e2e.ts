@@ -1,0 +1,342 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from '../fixtures';
+import { readCsv, readXlsx } from '../chair-support/files';
+import { createChairWorld, type ChairWorld } from '../chair-support/world';
+import { waitForMail } from '../support/mail';
+import { dismissNotification, logInAs } from '../support/pages';
+
+/*
+ * The decision meeting (issue 14; spec section 2, Proposal list and Decision Summary;
+ * section 9, downloads): the chair reads the call on one screen, filters it by facility,
+ * reads the totals, takes every download of a type as CSV and XLSX and the whole-call
+ * workbook, writes a decision summary and closes the call; then the author reads the
+ * decision. The people, the call, its proposals and a review come from the API.
+ */
+
+let world: ChairWorld;
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  world = await createChairWorld();
+});
+
+const listTable = (page: Page) =>
+  page.getByRole('table', { name: `Proposals of ${world.call.name}` });
+const totalsTable = (page: Page) => page.getByRole('table', { name: 'Resource Totals' });
+
+async function download(page: Page, typeName: string, item: string) {
+  await page.getByRole('button', { name: `Download CSV Files: ${typeName}` }).click();
+  const [file] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('menuitem', { name: item }).click(),
+  ]);
+  return file;
+}
+
+test('a chair runs the decision meeting from the list and its downloads; the author reads the decision once the call is closed', async ({
+  page,
+  openBrowser,
+}) => {
+  test.setTimeout(180_000);
+  const { chair, author, call, proposals, tag } = world;
+  const rita = `Rita Reviewer${tag}`;
+  const ada = `Ada Author${tag}`;
+
+  // --- The list: the chair's columns, the totals, the facility filter -----------------
+  await logInAs(page, chair);
+  await page.goto(`/calls/${call.id}/proposals/`);
+  const table = listTable(page);
+  await expect(table.getByRole('columnheader')).toHaveText([
+    'Type',
+    'Name',
+    'Proposal Author',
+    'State',
+    'Reviewers',
+    'ATCA: hours',
+    'ATCA: nights',
+    'Parkes: hours',
+    'Parkes: nights',
+    'Average Field Scores',
+    'Review Score',
+    'Actions',
+  ]);
+  const galaxyRow = table.getByRole('row').filter({ hasText: proposals.galaxy });
+  await expect(galaxyRow.getByRole('cell')).toHaveText([
+    'Observing',
+    proposals.galaxy,
+    ada,
+    'Reviewed',
+    rita,
+    '12.5',
+    '3',
+    '4',
+    'N/A',
+    'Significance 4.00 · Feasibility 3.00',
+    '3.50',
+    /Edit Proposal|View Proposal/,
+  ]);
+  // The chair sees the draft in the list; it counts in no total and no download.
+  await expect(table.getByRole('row').filter({ hasText: proposals.draft })).toBeVisible();
+  await expect(totalsTable(page).getByRole('row')).toHaveText([
+    'FacilityFieldTotal',
+    'ATCAhours112.5',
+    'ATCAnights3',
+    'Parkeshours10',
+    'Parkesnights3',
+  ]);
+
+  await page.getByRole('combobox', { name: 'Filter by Facility' }).selectOption('Parkes');
+  await expect(totalsTable(page).getByRole('row')).toHaveText([
+    'FacilityFieldTotal',
+    'Parkeshours10',
+    'Parkesnights3',
+  ]);
+  await expect(table.getByRole('columnheader')).toHaveText([
+    'Type',
+    'Name',
+    'Proposal Author',
+    'State',
+    'Reviewers',
+    'Parkes: hours',
+    'Parkes: nights',
+    'Average Field Scores',
+    'Review Score',
+    'Actions',
+  ]);
+  // Sorted by Parkes hours, most first: the page in hand, N/A last.
+  await table.getByRole('button', { name: 'Parkes: hours' }).click();
+  await table.getByRole('button', { name: 'Parkes: hours' }).click();
+  await expect(table.getByRole('row').nth(1)).toContainText(proposals.pulsar);
+  await expect(table.getByRole('row').nth(2)).toContainText(proposals.galaxy);
+  await expect(table.getByRole('row').last()).toContainText(proposals.draft);
+
+  // --- The Observing downloads, as CSV --------------------------------------------------
+  const score = await download(page, 'Observing', 'Score Summary (CSV)');
+  expect(score.suggestedFilename()).toBe(`${call.name}.csv`);
+  expect(await readCsv(score)).toEqual([
+    [
+      'Proposal ID',
+      'Proposal',
+      'Proposal Author',
+      'State',
+      'Reviewers',
+      'Significance',
+      'Feasibility',
+      'Review Score',
+    ],
+    [String(world.galaxyId), proposals.galaxy, ada, 'Reviewed', rita, '4.00', '3.00', '3.50'],
+    [expect.any(String), proposals.pulsar, ada, 'Submitted', '', 'N/A', 'N/A', 'N/A'],
+  ]);
+
+  const comments = await download(page, 'Observing', 'Comments (CSV)');
+  expect(comments.suggestedFilename()).toBe(`${call.name} Comment Summary.csv`);
+  expect(await readCsv(comments)).toEqual([
+    ['Proposal ID', 'Proposal', 'Proposal Author', 'State', 'Reviewer', 'Strengths', 'Weaknesses'],
+    [String(world.galaxyId), proposals.galaxy, ada, 'Reviewed', rita, 'Clear aims', 'Costly'],
+  ]);
+
+  const resources = await download(page, 'Observing', 'Resources (CSV)');
+  expect(resources.suggestedFilename()).toBe(`${call.name} Resource Summary.csv`);
+  const resourceRows = [
+    ['Proposal ID', 'Proposal', 'Proposal Author', 'State'],
+    [String(world.galaxyId), proposals.galaxy, ada, 'Reviewed'],
+  ];
+  expect(await readCsv(resources)).toEqual([
+    [...resourceRows[0]!, 'ATCA: hours', 'ATCA: nights', 'Parkes: hours', 'Parkes: nights'],
+    [...resourceRows[1]!, '12.5', '3', '4', 'N/A'],
+    [expect.any(String), proposals.pulsar, ada, 'Submitted', 'N/A', 'N/A', '6', '3'],
+  ]);
+
+  const all = await download(page, 'Observing', 'All (CSV)');
+  expect(all.suggestedFilename()).toBe(`${call.name} All.csv`);
+  const allRows = await readCsv(all);
+  expect(allRows[0]).toEqual([
+    'Proposal ID',
+    'Proposal',
+    'Proposal Author',
+    'State',
+    'Reviewers',
+    'Significance',
+    'Feasibility',
+    'Review Score',
+    'ATCA: hours',
+    'ATCA: nights',
+    'Parkes: hours',
+    'Parkes: nights',
+    'Strengths',
+    'Weaknesses',
+  ]);
+  expect(allRows[1]).toEqual([
+    String(world.galaxyId),
+    proposals.galaxy,
+    ada,
+    'Reviewed',
+    rita,
+    '4.00',
+    '3.00',
+    '3.50',
+    '12.5',
+    '3',
+    '4',
+    'N/A',
+    `${rita}: Clear aims`,
+    `${rita}: Costly`,
+  ]);
+  expect(allRows).toHaveLength(3);
+
+  // --- The same as XLSX: numbers as numbers with 2 decimals shown ----------------------
+  const scoreXlsx = await readXlsx(await download(page, 'Observing', 'Score Summary (XLSX)'));
+  expect(scoreXlsx.title).toBe(call.name);
+  expect(Date.now() - Date.parse(scoreXlsx.created!)).toBeLessThan(10 * 60 * 1000);
+  expect(scoreXlsx.sheets['Observing']).toEqual([
+    [
+      'Proposal ID',
+      'Proposal',
+      'Proposal Author',
+      'State',
+      'Reviewers',
+      'Significance',
+      'Feasibility',
+      'Review Score',
+    ],
+    [String(world.galaxyId), proposals.galaxy, ada, 'Reviewed', rita, 4, 3, 3.5],
+    [expect.any(String), proposals.pulsar, ada, 'Submitted', '', 'N/A', 'N/A', 'N/A'],
+  ]);
+  expect(scoreXlsx.formats['Observing!H2']).toBe('0.00');
+
+  const commentsXlsx = await download(page, 'Observing', 'Comments (XLSX)');
+  expect(commentsXlsx.suggestedFilename()).toBe(`${call.name} Comment Summary.xlsx`);
+  expect((await readXlsx(commentsXlsx)).sheets['Observing']![1]).toEqual([
+    String(world.galaxyId),
+    proposals.galaxy,
+    ada,
+    'Reviewed',
+    rita,
+    'Clear aims',
+    'Costly',
+  ]);
+
+  const resourcesXlsx = await download(page, 'Observing', 'Resources (XLSX)');
+  expect(resourcesXlsx.suggestedFilename()).toBe(`${call.name} Resource Summary.xlsx`);
+  const resourceSheet = (await readXlsx(resourcesXlsx)).sheets['Observing']!;
+  expect(resourceSheet.slice(1).map((row) => row.slice(1))).toEqual([
+    [proposals.galaxy, ada, 'Reviewed', 12.5, 3, 4, 'N/A'],
+    [proposals.pulsar, ada, 'Submitted', 'N/A', 'N/A', 6, 3],
+  ]);
+
+  const allXlsx = await download(page, 'Observing', 'All (XLSX)');
+  expect(allXlsx.suggestedFilename()).toBe(`${call.name} All.xlsx`);
+  const allSheet = (await readXlsx(allXlsx)).sheets['Observing']!;
+  expect(allSheet[0]).toEqual(allRows[0]);
+  expect(allSheet[1]!.slice(5, 12)).toEqual([4, 3, 3.5, 12.5, 3, 4, 'N/A']);
+
+  // --- The whole-call workbook: a sheet per type, frozen headers, filters on -----------
+  const [workbookFile] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Whole-Call Workbook (XLSX)' }).click(),
+  ]);
+  expect(workbookFile.suggestedFilename()).toBe(`${call.name} Workbook.xlsx`);
+  const workbook = await readXlsx(workbookFile);
+  expect(workbook.title).toBe(call.name);
+  expect(Object.keys(workbook.sheets)).toEqual(['Observing', 'Computing']);
+  expect(workbook.sheets['Observing']).toEqual([
+    [
+      'Proposal ID',
+      'Proposal',
+      'Proposal Author',
+      'State',
+      'Reviewer',
+      'Significance',
+      'Feasibility',
+      'Reviewer’s Score',
+      'Review Score',
+      'ATCA: hours',
+      'ATCA: nights',
+      'Parkes: hours',
+      'Parkes: nights',
+    ],
+    [
+      String(world.galaxyId),
+      proposals.galaxy,
+      ada,
+      'Reviewed',
+      rita,
+      4,
+      3,
+      3.5,
+      3.5,
+      12.5,
+      3,
+      4,
+      'N/A',
+    ],
+    [
+      expect.any(String),
+      proposals.pulsar,
+      ada,
+      'Submitted',
+      '',
+      'N/A',
+      'N/A',
+      'N/A',
+      'N/A',
+      'N/A',
+      'N/A',
+      6,
+      3,
+    ],
+  ]);
+  expect(workbook.sheets['Computing']!.slice(1)).toEqual([
+    [expect.any(String), proposals.simulation, ada, 'Submitted', '', 'N/A', 'N/A', 100],
+  ]);
+  for (const sheet of ['Observing', 'Computing']) {
+    expect(workbook.xml[sheet]).toMatch(/<autoFilter ref="A1:[A-Z]+\d+"\/>/);
+    expect(workbook.xml[sheet]).toMatch(/<pane [^>]*ySplit="1"/);
+  }
+
+  // --- The chair writes the decision summary ------------------------------------------
+  await galaxyRow
+    .getByRole('link', { name: new RegExp(`(Edit|View) Proposal ${proposals.galaxy}`) })
+    .click();
+  await expect(page.getByRole('heading', { level: 1, name: proposals.galaxy })).toBeVisible();
+  const decision = page.getByRole('region', { name: 'Decision Summary' });
+  await expect(decision).toContainText('No decision summary has been written yet.');
+  const editor = decision.getByRole('textbox', { name: 'Decision summary' });
+  await editor.click();
+  await page.keyboard.type('Accepted: 3 nights on ATCA.');
+  await decision.getByRole('button', { name: 'Save' }).click();
+  await dismissNotification(page, 'The decision summary has been saved.');
+  await page.reload();
+  await expect(
+    page.getByRole('region', { name: 'Decision Summary' }).getByRole('textbox'),
+  ).toHaveText('Accepted: 3 nights on ATCA.');
+
+  // --- Review ends; the chair closes the call -----------------------------------------
+  await world.endReview();
+  await page.goto(`/calls/${call.id}/manage`);
+  await page.getByRole('button', { name: 'Close Call for Proposal' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Close this call for proposals?' });
+  await confirm.getByRole('button', { name: 'Close Call', exact: true }).click();
+  await dismissNotification(page, `The call “${call.name}” has been closed.`);
+  await waitForMail({ to: author.email, subject: `Decision available: ${proposals.galaxy}` });
+
+  // --- The author reads the decision ---------------------------------------------------
+  const writer = await openBrowser();
+  await logInAs(writer, author);
+  await writer.goto(`/calls/${call.id}/proposals/${world.galaxyId}/`);
+  await expect(writer.getByRole('heading', { level: 1, name: proposals.galaxy })).toBeVisible();
+  const authorsDecision = writer.getByRole('region', { name: 'Decision Summary' });
+  await expect(authorsDecision).toContainText('Accepted: 3 nights on ATCA.');
+  await expect(authorsDecision.getByRole('button', { name: 'Save' })).toHaveCount(0);
+  // …and the list shows the author none of the chair's columns or downloads.
+  await writer.goto(`/calls/${call.id}/proposals/`);
+  await expect(listTable(writer).getByRole('columnheader')).toHaveText([
+    'Type',
+    'Name',
+    'Proposal Author',
+    'State',
+    'Actions',
+  ]);
+  await expect(writer.getByRole('button', { name: /Download CSV Files/ })).toHaveCount(0);
+  await expect(writer.getByText(rita)).toHaveCount(0);
+});
