@@ -70,6 +70,29 @@ describe('apiRequest', () => {
     const error = await apiRequest('/user_details/', { schema: pickUser }).catch((e) => e);
     expect(error).toMatchObject({ status: 200, body: { code: 'invalid_response' } });
   });
+
+  it('passes on a cancel that comes while the body is on its way, without a console error', async () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    consoleError.mockClear();
+    const controller = new AbortController();
+    // The headers have arrived; the body never will: the query is cancelled meanwhile.
+    const body = new ReadableStream({
+      start(stream) {
+        controller.signal.addEventListener('abort', () =>
+          stream.error(new DOMException('The operation was aborted.', 'AbortError')),
+        );
+      },
+    });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(body, { status: 200 })),
+    );
+    const request = apiRequest('/user_details/', { schema: pickUser, signal: controller.signal });
+    setTimeout(() => controller.abort(), 10);
+    const error = await request.catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect(consoleError).not.toHaveBeenCalled();
+  });
 });
 
 describe('apiRequestWithGuard', () => {

@@ -132,13 +132,18 @@ async function send(
     if (signal?.aborted) throw error;
     throw new ApiError(0, unreachable);
   }
-  const payload = await readJson(response);
+  const payload = await readJson(response, signal);
   if (!response.ok) throw new ApiError(response.status, toErrorBody(response, payload));
   return { payload, status: response.status };
 }
 
-async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text().catch(() => '');
+async function readJson(response: Response, signal?: AbortSignal): Promise<unknown> {
+  const text = await response.text().catch((error: unknown) => {
+    // Cancelled while the body was on its way (the person moved on): not an empty body,
+    // which the contract would then refuse as if the server had broken it.
+    if (signal?.aborted) throw error;
+    return '';
+  });
   if (!text) return undefined;
   try {
     return JSON.parse(text) as unknown;
