@@ -103,7 +103,6 @@ export const committeesRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) =>
-      app.read(request, (work) => committeeMembers(work, request.query.committee)),
+    async (request) => app.read(request, (work) => committeeMembers(work, request.query.committee)),
   );
 };
