@@ -81,7 +81,7 @@ export function createJobRunner(options: {
       .orderBy(asc(jobs.runAt), asc(jobs.id))
       .limit(BATCH)
       .for('update', { skipLocked: true });
-    return db
+    const claimed = await db
       .update(jobs)
       .set({
         lockedUntil: new Date(at.getTime() + LEASE_MS),
@@ -89,6 +89,9 @@ export function createJobRunner(options: {
       })
       .where(inArray(jobs.id, due))
       .returning();
+    // UPDATE ... RETURNING keeps no order: run them in the order they were queued, so two
+    // mails about one thing (assigned, then removed) go out in the order it happened.
+    return claimed.sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || a.id - b.id);
   }
 
   async function runOne(job: typeof jobs.$inferSelect) {
