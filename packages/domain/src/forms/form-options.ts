@@ -245,3 +245,12 @@ export function validateFormOptions(
   if (Object.keys(fields).length > 0) return { ok: false, errors: fields };
   return { ok: true, options: checked };
 }
+
+/**
+ * A stored form's options as its type's shape. Safe to read so because a form reaches
+ * the database only through validateFormOptions (admin saves and the examples), which
+ * refuses options that do not fit the type; the database column itself is plain JSON.
+ */
+export function storedOptions<T extends FormOptions>(options: Record<string, unknown> | null): T {
+  return options as unknown as T;
+}

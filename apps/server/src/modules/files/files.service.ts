@@ -14,6 +14,7 @@ import {
   MAX_UPLOAD_BYTES,
   proposalStateName,
   seesReviewProgress,
+  type FormType,
 } from '@merit/domain';
 import { issueTicket } from '../../lib/download-tickets.js';
 import { DELETE_STORED_FILES_JOB, type DeleteStoredFiles } from '../../lib/file-storage.js';
@@ -219,7 +220,7 @@ export async function extractOf(
     lastModified: proposal.updatedAt,
     forms: typeForms.map((form) => {
       const answers = entries.filter((e) => e.formId === form.id).map((e) => e.data);
-      const multi = isMultiForm(form.type as Parameters<typeof isMultiForm>[0]);
+      const multi = isMultiForm(form.type as FormType);
       return {
         id: form.id,
         name: form.name,

@@ -3,6 +3,7 @@ import {
   facilitiesOf,
   LOCK_LEASE_MS,
   proposalListScope,
+  storedOptions,
   type CommitteeActor,
   type FormType,
   type ProposalResource,
@@ -731,7 +732,7 @@ export async function resourceEntriesOf(
     );
   return rows.map((r) => ({
     proposalId: r.proposalId,
-    options: r.options as unknown as ResourceFormOptions,
+    options: storedOptions<ResourceFormOptions>(r.options),
     data: r.data,
   }));
 }
@@ -752,7 +753,7 @@ async function resourceFormsOfCall(tx: Tx, callId: number) {
       ),
     );
   // Deduplicated here: a form may serve several types, and json has no equality for DISTINCT.
-  const byId = new Map(rows.map((r) => [r.id, r.options as unknown as ResourceFormOptions]));
+  const byId = new Map(rows.map((r) => [r.id, storedOptions<ResourceFormOptions>(r.options)]));
   return [...byId].map(([id, options]) => ({ id, options }));
 }
 

@@ -1,4 +1,11 @@
-import type { Score, ScoreFormOptions, TimeWindow } from '@merit/domain';
+import {
+  isScoreForm,
+  storedOptions,
+  type FormType,
+  type Score,
+  type ScoreFormOptions,
+  type TimeWindow,
+} from '@merit/domain';
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import {
@@ -28,7 +35,7 @@ export const reviewFormsOf = (tx: Tx, proposalTypeId: number) =>
 
 /** The score options of a Review Score Form (type 3); null for the other forms. */
 export const scoreOptionsOf = (form: ReviewForm) =>
-  form.type === 3 ? (form.options as unknown as ScoreFormOptions) : null;
+  isScoreForm(form.type as FormType) ? storedOptions<ScoreFormOptions>(form.options) : null;
 
 export async function reviewOf(tx: Tx, proposalId: number, reviewerId: number) {
   const [row] = await tx

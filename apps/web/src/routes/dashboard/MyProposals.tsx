@@ -1,14 +1,8 @@
 import type { MyProposal } from '@merit/contract';
-import { Box, Button, Link } from '@mui/material';
+import { Button, Link } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
-import { EmptyState } from '../../components/EmptyState';
-import { LoadFailedView } from '../../components/LoadFailedView';
-import { LoadingView } from '../../components/LoadingView';
-import { SearchField } from '../../components/SearchField';
-import { Section } from '../../components/Section';
-import { DataTable, type Column } from '../../components/table/DataTable';
-import { searchRows } from '../../components/table/sort-rows';
-import { useTableState } from '../../components/table/use-table-state';
+import { DashboardTable } from './DashboardTable';
+import type { Column } from '../../components/table/DataTable';
 import { formatCallDate } from '../../features/calls/call-dates';
 import { useMyProposals } from '../../features/proposals/proposals.api';
 
@@ -63,64 +57,29 @@ const COLUMNS: readonly Column<MyProposal>[] = [
   },
 ];
 
-/** The latest work first: what an author returns to the dashboard for. */
-const BY_LAST_MODIFIED = { key: 'lastModified', direction: 'desc' } as const;
-
 /**
  * My Proposals on the dashboard (spec section 2): the proposals the user writes, as
  * author or collaborator, across calls. With none yet, it points to the open calls.
  */
 export function MyProposals() {
-  const proposals = useMyProposals();
-  const table = useTableState(COLUMNS, { defaultSort: BY_LAST_MODIFIED, prefix: 'proposals' });
-  const shown = searchRows(proposals.data ?? [], table.q, (row) => [
-    row.proposalName,
-    row.callName,
-    row.proposalTypeName,
-  ]);
-
-  let content;
-  if (proposals.isPending) {
-    content = <LoadingView label="Loading your proposals…" />;
-  } else if (proposals.isError) {
-    content = <LoadFailedView error={proposals.error} onRetry={() => void proposals.refetch()} />;
-  } else if (proposals.data.length === 0) {
-    content = (
-      <EmptyState>
-        You have no proposals yet. To start one, choose a call among the{' '}
-        <Link component={RouterLink} to="/calls">
-          open calls for proposals
-        </Link>{' '}
-        and use Add Proposal.
-      </EmptyState>
-    );
-  } else if (shown.length === 0) {
-    content = <EmptyState>{`No proposal matches “${table.q.trim()}”.`}</EmptyState>;
-  } else {
-    content = (
-      <DataTable
-        labelledBy="my-proposals"
-        columns={COLUMNS}
-        state={table}
-        rows={shown}
-        rowKey={(row) => row.id}
-      />
-    );
-  }
-
   return (
-    <Section
+    <DashboardTable
       id="my-proposals"
       title="My Proposals"
-      actions={
-        (proposals.data?.length ?? 0) > 0 && (
-          <Box>
-            <SearchField label="Search my proposals" value={table.q} onChange={table.setQuery} />
-          </Box>
-        )
+      noun="proposal"
+      query={useMyProposals()}
+      columns={COLUMNS}
+      rowKey={(row) => row.id}
+      searchText={(row) => [row.proposalName, row.callName, row.proposalTypeName]}
+      empty={
+        <>
+          You have no proposals yet. To start one, choose a call among the{' '}
+          <Link component={RouterLink} to="/calls">
+            open calls for proposals
+          </Link>{' '}
+          and use Add Proposal.
+        </>
       }
-    >
-      {content}
-    </Section>
+    />
   );
 }
