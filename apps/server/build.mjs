@@ -17,10 +17,18 @@
  * Other processes may start the server while this runs (two test projects, a journey),
  * so each file is written under a temporary name and renamed into place: a reader sees
  * the old file or the new one, never half of one.
+ *
+ * It also makes dist/pglite-template.tar.gz: an empty embedded database with every
+ * migration applied. A first start on an empty DATA_DIR unpacks it instead of running
+ * PostgreSQL's initdb through PGlite's file system, which took 3 to 5 s of a cold start
+ * (bench/README.md, figure (f)); see db/client.ts.
  */
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
 import { build } from 'esbuild';
 
 const serverDir = path.dirname(fileURLToPath(import.meta.url));
@@ -81,3 +89,22 @@ for (const entry of await readdir(migrations, { recursive: true, withFileTypes: 
   const target = path.join(outdir, 'migrations', path.relative(migrations, source));
   await writeAtomically(target, await readFile(source));
 }
+
+/**
+ * The empty database a first start begins from: initdb and the migrations, run here once
+ * in memory, dumped as PGlite's own tarball. A server whose migrations are newer than its
+ * template still applies them at start, as it would to any older database.
+ */
+async function databaseTemplate() {
+  const client = new PGlite();
+  try {
+    await migrate(drizzle(client), { migrationsFolder: migrations });
+    // Everything written so far in the data files, so the copy needs no WAL replay.
+    await client.exec('checkpoint');
+    return Buffer.from(await (await client.dumpDataDir('gzip')).arrayBuffer());
+  } finally {
+    await client.close();
+  }
+}
+
+await writeAtomically(path.join(outdir, 'pglite-template.tar.gz'), await databaseTemplate());
