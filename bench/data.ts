@@ -1,0 +1,245 @@
+/**
+ * `npm run bench:data`: generates one large, realistic call for the benchmarks (issue 15)
+ * and writes the manifest they read.
+ *
+ *   npm run bench:data                                   # 10,000 proposals, 40,000 reviews, 3 facilities
+ *   npm run bench:data -- --small                        # 1,000 and 4,000
+ *   npm run bench:data -- --proposals 500 --reviews 2000 --facilities 2 --editors 200
+ *   DATABASE_URL=postgres://... npm run bench:data -- --reset
+ *
+ * On PostgreSQL when DATABASE_URL is set, else on PGlite in DATA_DIR (default
+ * bench/.data/pglite, made afresh each time). A database that already holds calls is
+ * refused unless `--reset`, which empties it first.
+ *
+ * The set-up an admin does by hand (committee, roles, forms, calls) goes through the
+ * product's services (bench/lib/setup.ts); the volume (users, proposals, answers,
+ * reviews) through bulk SQL (bench/lib/bulk.ts), which
+ * apps/server/test/bench-data.api.test.ts proves equivalent to the services.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { buildApp, loadConfig, type App } from '../apps/server/src/app.js';
+import { authTokens } from '../apps/server/src/db/schema.js';
+import { hashPassword } from '../apps/server/src/lib/passwords.js';
+import { digestKey, newTokenKey } from '../apps/server/src/lib/secrets.js';
+import { insertUsers, insertVolume } from './lib/bulk.js';
+import {
+  DEFAULT_DATA_DIR,
+  DEFAULT_MANIFEST,
+  type Account,
+  type Editor,
+  type Manifest,
+} from './lib/manifest.js';
+import { makePlan, OPEN_TYPES, type Plan } from './lib/plan.js';
+import { setUpCalls } from './lib/setup.js';
+
+/** Every generated user's password. */
+export const BENCH_PASSWORD = 'Bench-Passw0rd-2026!';
+
+export interface GenerateOptions {
+  proposals: number;
+  reviews: number;
+  facilities: number;
+  editors: number;
+  /** PostgreSQL; when absent, PGlite in `dataDir`. */
+  databaseUrl?: string;
+  dataDir: string;
+  manifestPath: string;
+  reset: boolean;
+  log?: (line: string) => void;
+}
+
+export const FULL_SIZE = { proposals: 10_000, reviews: 40_000, facilities: 3, editors: 200 };
+export const SMALL_SIZE = { proposals: 1_000, reviews: 4_000, facilities: 3, editors: 200 };
+
+/** Empties a PostgreSQL database that holds calls, with `--reset`; refuses without it. */
+async function prepareDatabase(options: GenerateOptions): Promise<void> {
+  if (!options.databaseUrl) {
+    if (options.reset || resolve(options.dataDir) === DEFAULT_DATA_DIR)
+      await rm(options.dataDir, { recursive: true, force: true });
+    return;
+  }
+  const client = new pg.Client({ connectionString: options.databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ exists: boolean }>(
+      `select to_regclass('public.calls') is not null as exists`,
+    );
+    const hasCalls =
+      rows[0]?.exists && (await client.query('select 1 from calls limit 1')).rowCount! > 0;
+    if (hasCalls && !options.reset)
+      throw new Error(
+        'The database at DATABASE_URL already holds calls. Give --reset to empty it first ' +
+          '(every table of the public schema goes), or point DATABASE_URL at a new database.',
+      );
+    if (options.reset) {
+      await client.query('drop schema if exists drizzle cascade');
+      await client.query('drop schema public cascade');
+      await client.query('create schema public');
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** Issues API tokens as a login does (auth/tokens.ts): only the key's digest is stored. */
+async function issueTokens(app: App, userIds: number[], now: Date): Promise<string[]> {
+  const keys = userIds.map(() => newTokenKey());
+  if (userIds.length > 0)
+    await app.db.insert(authTokens).values(
+      userIds.map((userId, i) => ({
+        userId,
+        keyHash: digestKey(keys[i]!),
+        createdAt: now,
+        lastUsedAt: now,
+      })),
+    );
+  return keys;
+}
+
+/** The submitted proposal with the most reviews: the one (b) reads. */
+function busiestProposal(plan: Plan): number {
+  let best = 0;
+  plan.proposals.forEach((p, i) => {
+    if (p.call === 'main' && p.reviews.length > plan.proposals[best]!.reviews.length) best = i;
+  });
+  return best;
+}
+
+export async function generate(options: GenerateOptions): Promise<Manifest> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const started = performance.now();
+  const lap = (what: string) =>
+    log(`  ${what}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  await prepareDatabase(options);
+  const scratch = await mkdtemp(join(tmpdir(), 'merit-bench-gen-'));
+  const app = await buildApp(
+    loadConfig({
+      LOG_LEVEL: 'warn',
+      DATA_DIR: options.dataDir,
+      ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+      WEB_DIR: join(scratch, 'web'),
+      MANUAL_PATH: join(scratch, 'manual.pdf'),
+    }),
+    { logger: false },
+  );
+  try {
+    lap('database open and migrated');
+    const now = new Date();
+    const plan = makePlan({ ...options, now });
+    const userIds = await insertUsers(app.db, plan, await hashPassword(BENCH_PASSWORD));
+    lap(`${plan.users.length} users`);
+    const stamp = now.toISOString().replace(/[-:.TZ]/g, '');
+    const setUp = await setUpCalls(app, plan, userIds, stamp);
+    lap('committee, roles, forms and calls (services)');
+    const { proposalIds } = await insertVolume(app.db, plan, setUp, userIds);
+    const reviews = plan.proposals.reduce((n, p) => n + p.reviews.length, 0);
+    lap(`${proposalIds.length} proposals, ${reviews} reviews (bulk)`);
+
+    const chairIndex = plan.chairs[0]!;
+    const memberIndex = plan.members[0]!;
+    const accounts = [chairIndex, memberIndex, ...plan.editors];
+    const keys = await issueTokens(
+      app,
+      accounts.map((i) => userIds[i]!),
+      now,
+    );
+    const account = (index: number, key: string): Account => ({
+      userId: userIds[index]!,
+      username: plan.users[index]!.username,
+      password: BENCH_PASSWORD,
+      token: key,
+    });
+    const editorProposals = new Map(
+      plan.proposals.flatMap((p, i) => (p.call === 'open' ? [[p.author, proposalIds[i]!]] : [])),
+    );
+    const editors: Editor[] = plan.editors.map((index, i) => ({
+      ...account(index, keys[i + 2]!),
+      proposalId: editorProposals.get(index)!,
+      formId: setUp.formIds[OPEN_TYPES[0]!.forms[0]!],
+      callId: setUp.openCallId,
+      proposalTypeId: setUp.openTypeIds[0]!,
+    }));
+    const seconds = (performance.now() - started) / 1000;
+    const manifest: Manifest = {
+      database: options.databaseUrl
+        ? { url: options.databaseUrl }
+        : { dataDir: resolve(options.dataDir) },
+      generatedAt: now.toISOString(),
+      size: {
+        proposals: options.proposals,
+        reviews,
+        facilities: options.facilities,
+        editors: options.editors,
+      },
+      seconds: Math.round(seconds * 10) / 10,
+      callId: setUp.mainCallId,
+      proposalTypeIds: setUp.mainTypeIds,
+      openCallId: setUp.openCallId,
+      facilities: plan.facilities,
+      chair: account(chairIndex, keys[0]!),
+      member: account(memberIndex, keys[1]!),
+      proposalIds: proposalIds.filter((_, i) => plan.proposals[i]!.call === 'main'),
+      proposalWithReviewsId: proposalIds[busiestProposal(plan)]!,
+      editors,
+    };
+    await mkdir(dirname(options.manifestPath), { recursive: true });
+    await writeFile(options.manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+    log(
+      `Generated ${proposalIds.length} proposals and ${reviews} reviews on ` +
+        `${options.databaseUrl ? 'PostgreSQL' : 'PGlite'} in ${seconds.toFixed(1)} s; ` +
+        `manifest: ${options.manifestPath}`,
+    );
+    return manifest;
+  } finally {
+    await app.close();
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The command line's options, for `npm run bench:data` and for `bench/run.ts`. */
+export function generateOptionsFrom(argv: string[]): GenerateOptions {
+  const { values } = parseArgs({
+    args: argv,
+    strict: false,
+    options: {
+      proposals: { type: 'string' },
+      reviews: { type: 'string' },
+      facilities: { type: 'string' },
+      editors: { type: 'string' },
+      small: { type: 'boolean', default: false },
+      manifest: { type: 'string' },
+      reset: { type: 'boolean', default: false },
+    },
+  });
+  const size = values.small ? SMALL_SIZE : FULL_SIZE;
+  const count = (name: 'proposals' | 'reviews' | 'facilities' | 'editors', min: number) => {
+    const raw = values[name];
+    if (raw === undefined) return size[name];
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min)
+      throw new Error(`--${name} must be a whole number from ${min}, not "${String(raw)}".`);
+    return n;
+  };
+  // npm runs workspace scripts in bench/; paths on the command line mean where it was typed.
+  const cwd = process.env.INIT_CWD ?? process.cwd();
+  return {
+    proposals: count('proposals', 1),
+    reviews: count('reviews', 0),
+    facilities: count('facilities', 1),
+    editors: count('editors', 0),
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    dataDir: process.env.DATA_DIR ? resolve(cwd, process.env.DATA_DIR) : DEFAULT_DATA_DIR,
+    manifestPath:
+      typeof values.manifest === 'string' ? resolve(cwd, values.manifest) : DEFAULT_MANIFEST,
+    reset: Boolean(values.reset),
+  };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await generate(generateOptionsFrom(process.argv.slice(2)));
+}

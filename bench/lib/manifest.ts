@@ -1,0 +1,58 @@
+/**
+ * What the data generator leaves for the benchmarks (bench/.data/manifest.json unless
+ * `--manifest` names another file): where the database is, the call, and who to be. The
+ * tokens are API tokens stored as a login stores them, so no benchmark logs in (login is
+ * rate-limited and wants a captcha).
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BENCH_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const DEFAULT_MANIFEST = join(BENCH_DIR, '.data', 'manifest.json');
+/** Where the generator puts an embedded database when neither DATABASE_URL nor DATA_DIR is set. */
+export const DEFAULT_DATA_DIR = join(BENCH_DIR, '.data', 'pglite');
+
+export interface Account {
+  userId: number;
+  username: string;
+  password: string;
+  token: string;
+}
+
+export interface Editor extends Account {
+  proposalId: number;
+  /** The form the editor's Save saves: the first proposal form of the open call's type. */
+  formId: number;
+  callId: number;
+  proposalTypeId: number;
+}
+
+export interface Manifest {
+  /** `{url}` for PostgreSQL, `{dataDir}` for PGlite (the server's DATA_DIR). */
+  database: { url: string } | { dataDir: string };
+  generatedAt: string;
+  size: { proposals: number; reviews: number; facilities: number; editors: number };
+  /** Seconds the generator took. */
+  seconds: number;
+  callId: number;
+  proposalTypeIds: number[];
+  openCallId: number;
+  facilities: string[];
+  chair: Account;
+  member: Account;
+  proposalIds: number[];
+  proposalWithReviewsId: number;
+  editors: Editor[];
+}
+
+export async function readManifest(path = DEFAULT_MANIFEST): Promise<Manifest> {
+  return JSON.parse(await readFile(path, 'utf8')) as Manifest;
+}
+
+/** The environment that points a started server at the manifest's database. */
+export function databaseEnv(manifest: Manifest): Record<string, string | undefined> {
+  return 'url' in manifest.database
+    ? { DATABASE_URL: manifest.database.url }
+    : { DATABASE_URL: undefined };
+}

@@ -1,0 +1,451 @@
+/**
+ * The generated call as plain data, before anything is written: who the people are,
+ * which proposals they write with which answers, who reviews what and how. A seeded
+ * random generator makes it, so the same options give the same plan; both writers (the
+ * bulk SQL of bench/lib/bulk.ts and the service layer of bench/lib/service-writer.ts)
+ * write one plan, which is how the test proves them equivalent.
+ */
+import type { ScoreFormOptions } from '@merit/domain';
+
+export interface PlanOptions {
+  proposals: number;
+  reviews: number;
+  facilities: number;
+  /** Authors with a Draft in the open call, for the editing benchmarks. */
+  editors: number;
+  /** The present: the main call is in review now, the editors' call open for submission. */
+  now: Date;
+  seed?: number;
+}
+
+export interface PlannedUser {
+  username: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  institution: string;
+  isAdmin: boolean;
+}
+
+/** An answer to one form (`form` is a key of FORM_KEYS), one entry of a multi-entry form. */
+export interface PlannedAnswer {
+  form: FormKey;
+  index: number;
+  data: Record<string, unknown>;
+}
+
+export interface PlannedReview {
+  /** Index into `plan.users`. */
+  reviewer: number;
+  at: Date;
+  comments: Record<string, unknown>;
+  scores: Record<string, unknown>;
+}
+
+export interface PlannedProposal {
+  /** `main` (the 10k call, in review now) or `open` (the editors' call). */
+  call: 'main' | 'open';
+  /** Index into the call's proposal types. */
+  type: number;
+  name: string;
+  /** Index into `plan.users`. */
+  author: number;
+  collaborators: number[];
+  submitted: boolean;
+  /** When its author wrote (and submitted) it. */
+  at: Date;
+  answers: PlannedAnswer[];
+  /** Assigned reviewers (indexes into `plan.users`), in the order the chair assigned them. */
+  reviewers: number[];
+  reviews: PlannedReview[];
+}
+
+export interface CallWindows {
+  commencement: Date;
+  termination: Date;
+  reviewCommencement: Date;
+  reviewTermination: Date;
+}
+
+export interface Plan {
+  now: Date;
+  facilities: string[];
+  /** users[0] is the admin who sets the call up; then chairs, members, authors, editors. */
+  users: PlannedUser[];
+  admin: number;
+  chairs: number[];
+  members: number[];
+  editors: number[];
+  mainWindows: CallWindows;
+  openWindows: CallWindows;
+  /** Main call proposals first, then one Draft per editor in the open call. */
+  proposals: PlannedProposal[];
+}
+
+export const FORM_KEYS = [
+  'project',
+  'team',
+  'resources',
+  'instruments',
+  'reviewComments',
+  'reviewScores',
+] as const;
+export type FormKey = (typeof FORM_KEYS)[number];
+
+/** The proposal types of the main call: their proposal forms in order. */
+export const MAIN_TYPES: { name: string; forms: FormKey[] }[] = [
+  { name: 'Observing time', forms: ['project', 'team', 'resources'] },
+  { name: 'Instrument time', forms: ['project', 'instruments'] },
+];
+/** The open call's one type; editors save its first form. */
+export const OPEN_TYPES: { name: string; forms: FormKey[] }[] = [
+  { name: 'Open time', forms: ['project', 'team'] },
+];
+export const REVIEW_FORMS: FormKey[] = ['reviewComments', 'reviewScores'];
+
+export const SCORE_OPTIONS: ScoreFormOptions = {
+  method: 'average',
+  fields: ['science', 'feasibility'],
+};
+
+const FACILITY_NAMES = [
+  'Northern Telescope',
+  'Southern Array',
+  'Radio Dish',
+  'Solar Observatory',
+  'Neutron Source',
+  'Synchrotron',
+];
+
+/** The forms, as an admin builds them in the form builder: schema, UI schema, options. */
+export function formDefinitions(facilities: string[]) {
+  const facility = { type: 'string', title: 'Facility', enum: facilities };
+  return {
+    project: {
+      type: 0,
+      displayName: 'Project',
+      jsonSchema: {
+        type: 'object',
+        required: ['title', 'summary'],
+        properties: {
+          title: { type: 'string', title: 'Project title', maxLength: 200 },
+          summary: { type: 'string', title: 'Summary', maxLength: 5000 },
+          keywords: { type: 'string', title: 'Keywords' },
+        },
+      },
+      uiSchema: { summary: { 'ui:widget': 'textarea' } },
+      options: null,
+    },
+    team: {
+      type: 1,
+      displayName: 'Team member',
+      jsonSchema: {
+        type: 'object',
+        required: ['name'],
+        properties: {
+          name: { type: 'string', title: 'Name' },
+          role: { type: 'string', title: 'Role', enum: ['PI', 'Co-I', 'Student'] },
+          hours: { type: 'integer', title: 'Hours', minimum: 0 },
+        },
+      },
+      uiSchema: {},
+      options: null,
+    },
+    resources: {
+      type: 4,
+      displayName: 'Resources',
+      jsonSchema: {
+        type: 'object',
+        required: ['facility', 'hours'],
+        properties: {
+          facility,
+          hours: { type: 'number', title: 'Hours', minimum: 0 },
+          nights: { type: 'integer', title: 'Nights', minimum: 0 },
+        },
+      },
+      uiSchema: {},
+      options: { institution_field: 'facility', data_fields: ['hours', 'nights'] },
+    },
+    instruments: {
+      type: 5,
+      displayName: 'Instrument request',
+      jsonSchema: {
+        type: 'object',
+        required: ['facility', 'instrument', 'hours'],
+        properties: {
+          facility,
+          instrument: { type: 'string', title: 'Instrument' },
+          hours: { type: 'number', title: 'Hours', minimum: 0 },
+        },
+      },
+      uiSchema: {},
+      options: { institution_field: 'facility', data_fields: ['hours'] },
+    },
+    reviewComments: {
+      type: 2,
+      displayName: 'Review comments',
+      jsonSchema: {
+        type: 'object',
+        properties: {
+          comments: { type: 'string', title: 'Comments' },
+          strengths: { type: 'string', title: 'Strengths' },
+        },
+      },
+      uiSchema: { comments: { 'ui:widget': 'textarea' } },
+      options: null,
+    },
+    reviewScores: {
+      type: 3,
+      displayName: 'Review scores',
+      jsonSchema: {
+        type: 'object',
+        required: ['science', 'feasibility'],
+        properties: {
+          science: { type: 'integer', title: 'Science', minimum: 1, maximum: 5 },
+          feasibility: { type: 'integer', title: 'Feasibility', minimum: 1, maximum: 5 },
+        },
+      },
+      uiSchema: {},
+      options: SCORE_OPTIONS,
+    },
+  } satisfies Record<FormKey, unknown>;
+}
+
+/** mulberry32: small, fast and good enough to make data with. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
+  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
+  return { next, int, pick };
+}
+
+const FIRST = ['Ada', 'Ben', 'Chloe', 'Dev', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jon'];
+const LAST = ['Nguyen', 'Smith', 'Okafor', 'Rossi', 'Kim', 'Müller', 'Silva', 'Patel', 'Lee'];
+const INSTITUTIONS = [
+  'University of Sydney',
+  'Monash University',
+  'ANU',
+  'CSIRO',
+  'University of Tasmania',
+];
+const WORDS = [
+  'stellar',
+  'winds',
+  'galaxy',
+  'formation',
+  'dust',
+  'spectra',
+  'pulsar',
+  'timing',
+  'exoplanet',
+  'atmospheres',
+  'survey',
+  'clusters',
+  'magnetic',
+  'fields',
+  'transient',
+  'cosmic',
+];
+const INSTRUMENTS = ['Spectrograph', 'Imager', 'Polarimeter', 'Correlator'];
+const DAY = 24 * 60 * 60 * 1000;
+
+function words(rng: ReturnType<typeof random>, n: number): string {
+  return Array.from({ length: n }, () => rng.pick(WORDS)).join(' ');
+}
+
+/** A time between `from` and `to`, whole seconds (as a browser would send them). */
+function between(rng: ReturnType<typeof random>, from: Date, to: Date): Date {
+  const t = from.getTime() + rng.next() * (to.getTime() - from.getTime());
+  return new Date(Math.floor(t / 1000) * 1000);
+}
+
+export function makePlan(options: PlanOptions): Plan {
+  const rng = random(options.seed ?? 20261123);
+  const now = new Date(Math.floor(options.now.getTime() / 1000) * 1000);
+  const at = (days: number) => new Date(now.getTime() + days * DAY);
+  const facilities = Array.from(
+    { length: options.facilities },
+    (_, i) => FACILITY_NAMES[i] ?? `Facility ${i + 1}`,
+  );
+  const mainWindows: CallWindows = {
+    commencement: at(-60),
+    termination: at(-10),
+    reviewCommencement: at(-9),
+    reviewTermination: at(30),
+  };
+  const openWindows: CallWindows = {
+    commencement: at(-10),
+    termination: at(30),
+    reviewCommencement: at(30),
+    reviewTermination: at(60),
+  };
+
+  const users: PlannedUser[] = [];
+  const person = (role: string, i: number, isAdmin = false) => {
+    const username = `bench_${role}_${String(i + 1).padStart(5, '0')}`;
+    users.push({
+      username,
+      email: `${username}@example.test`,
+      firstName: rng.pick(FIRST),
+      lastName: rng.pick(LAST),
+      institution: rng.pick(INSTITUTIONS),
+      isAdmin,
+    });
+    return users.length - 1;
+  };
+  const range = (n: number, role: string) => Array.from({ length: n }, (_, i) => person(role, i));
+
+  const admin = person('admin', 0, true);
+  const chairs = range(2, 'chair');
+  // About 200 reviews each, as a large committee shares them.
+  const members = range(Math.max(8, Math.round(options.reviews / 200)), 'member');
+  const authors = range(Math.max(2, Math.ceil(options.proposals * 0.6)), 'author');
+  const editors = range(options.editors, 'editor');
+
+  const proposals: PlannedProposal[] = [];
+  for (let i = 0; i < options.proposals; i++) {
+    const type = i % MAIN_TYPES.length;
+    const author = rng.pick(authors);
+    const collaborators = new Set<number>();
+    const wanted = rng.pick([0, 1, 1, 1, 2, 2, 3]);
+    while (collaborators.size < wanted) {
+      const c = rng.pick(authors);
+      if (c !== author) collaborators.add(c);
+    }
+    const answers: PlannedAnswer[] = [
+      {
+        form: 'project',
+        index: 0,
+        data: {
+          title: `A study of ${words(rng, 4)}`,
+          summary: `We propose to observe ${words(rng, 40)}.`,
+          keywords: words(rng, 3),
+        },
+      },
+    ];
+    if (type === 0) {
+      const team = rng.int(1, 3);
+      for (let index = 0; index < team; index++)
+        answers.push({
+          form: 'team',
+          index,
+          data: {
+            name: `${rng.pick(FIRST)} ${rng.pick(LAST)}`,
+            role: index === 0 ? 'PI' : rng.pick(['Co-I', 'Student']),
+            hours: rng.int(0, 200),
+          },
+        });
+      answers.push({
+        form: 'resources',
+        index: 0,
+        data: { facility: rng.pick(facilities), hours: rng.int(1, 80) / 2, nights: rng.int(0, 10) },
+      });
+    } else {
+      const requests = rng.int(1, 3);
+      for (let index = 0; index < requests; index++)
+        answers.push({
+          form: 'instruments',
+          index,
+          data: {
+            facility: rng.pick(facilities),
+            instrument: rng.pick(INSTRUMENTS),
+            hours: rng.int(1, 40) / 2,
+          },
+        });
+    }
+    proposals.push({
+      call: 'main',
+      type,
+      name: `${words(rng, 3)} ${i + 1}`,
+      author,
+      collaborators: [...collaborators],
+      submitted: rng.next() < 0.92,
+      at: between(rng, mainWindows.commencement, mainWindows.termination),
+      answers,
+      reviewers: [],
+      reviews: [],
+    });
+  }
+
+  // Reviewer assignments: about 10% more than reviews, spread evenly over the submitted
+  // proposals; each reviewer assigned writes a review until `reviews` are written, so
+  // some proposals are Reviewed (every assigned reviewer has written) and others not.
+  const submitted = proposals.filter((p) => p.submitted);
+  if (submitted.length > 0 && options.reviews > 0) {
+    const perProposal = Math.min(
+      members.length,
+      Math.max(1, Math.ceil((options.reviews * 1.1) / submitted.length)),
+    );
+    for (const proposal of submitted) {
+      const chosen = new Set<number>();
+      while (chosen.size < perProposal) chosen.add(rng.pick(members));
+      proposal.reviewers = [...chosen];
+    }
+    const assignments = submitted.length * perProposal;
+    const reviews = Math.min(options.reviews, assignments);
+    // Every proposal gets `base` reviews, and the first `extra` (in a shuffled order) one more.
+    const base = Math.floor(reviews / submitted.length);
+    let extra = reviews - base * submitted.length;
+    const order = submitted.map((_, i) => i).sort(() => rng.next() - 0.5);
+    const counts = new Array<number>(submitted.length).fill(base);
+    for (const i of order) {
+      if (extra === 0) break;
+      if (counts[i]! < perProposal) {
+        counts[i]! += 1;
+        extra -= 1;
+      }
+    }
+    submitted.forEach((proposal, i) => {
+      proposal.reviews = proposal.reviewers.slice(0, counts[i]).map((reviewer) => ({
+        reviewer,
+        at: between(rng, mainWindows.reviewCommencement, now),
+        comments: {
+          comments: `The proposal on ${words(rng, 3)} is ${rng.pick(['sound', 'ambitious', 'unclear', 'excellent'])}. ${words(rng, 20)}.`,
+          strengths: words(rng, 5),
+        },
+        scores: { science: rng.int(1, 5), feasibility: rng.int(1, 5) },
+      }));
+    });
+  }
+
+  editors.forEach((editor, i) => {
+    proposals.push({
+      call: 'open',
+      type: 0,
+      name: `Draft of ${words(rng, 2)} ${i + 1}`,
+      author: editor,
+      collaborators: [],
+      submitted: false,
+      at: between(rng, openWindows.commencement, now),
+      answers: [
+        {
+          form: 'project',
+          index: 0,
+          data: { title: `Draft ${i + 1}`, summary: `Early notes on ${words(rng, 10)}.` },
+        },
+      ],
+      reviewers: [],
+      reviews: [],
+    });
+  });
+
+  return {
+    now,
+    facilities,
+    users,
+    admin,
+    chairs,
+    members,
+    editors,
+    mainWindows,
+    openWindows,
+    proposals,
+  };
+}
