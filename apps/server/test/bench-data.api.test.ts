@@ -1,0 +1,174 @@
+/**
+ * The benchmark data generator (bench/data.ts) writes its 10,000 proposals and 40,000
+ * reviews by bulk SQL (bench/lib/bulk.ts), not through the services. This proves the
+ * shortcut changes nothing: one small plan is written both ways, into two fresh
+ * databases, and the two must hold the same rows and give the same API answers (the
+ * chair's list with scores and resource totals, each proposal, each proposal's reviews).
+ */
+import { asc, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertUsers, insertVolume } from '../../../bench/lib/bulk.js';
+import { makePlan, type Plan } from '../../../bench/lib/plan.js';
+import { createUsers, writeViaServices } from '../../../bench/lib/service-writer.js';
+import { setUpCalls, type SetUp } from '../../../bench/lib/setup.js';
+import {
+  proposalCollaborators,
+  proposalResponses,
+  proposalReviewers,
+  proposals,
+  reviewResponses,
+  reviews,
+  users,
+} from '../src/db/schema.js';
+import { hashPassword } from '../src/lib/passwords.js';
+import { issueToken } from '../src/modules/auth/tokens.js';
+import { auth, createTestApp, TEST_PASSWORD, type TestContext } from './helpers.js';
+
+const plan: Plan = makePlan({
+  proposals: 14,
+  reviews: 36,
+  facilities: 3,
+  editors: 3,
+  now: new Date('2026-06-01T00:00:00Z'),
+  seed: 7,
+});
+
+interface Written {
+  ctx: TestContext;
+  setUp: SetUp;
+  proposalIds: number[];
+  chairToken: string;
+}
+
+async function write(how: 'bulk' | 'services'): Promise<Written> {
+  const ctx = await createTestApp();
+  const { app, clock } = ctx;
+  clock.current = new Date(plan.now);
+  const userIds =
+    how === 'bulk'
+      ? await insertUsers(app.db, plan, await hashPassword(TEST_PASSWORD))
+      : await createUsers(app, plan, TEST_PASSWORD);
+  const setUp = await setUpCalls(app, plan, userIds, 'equivalence');
+  const proposalIds =
+    how === 'bulk'
+      ? (await insertVolume(app.db, plan, setUp, userIds)).proposalIds
+      : await writeViaServices(app, (at) => (clock.current = new Date(at)), plan, setUp, userIds);
+  clock.current = new Date(plan.now);
+  const chairToken = await issueToken(app.db, userIds[plan.chairs[0]!]!, plan.now);
+  return { ctx, setUp, proposalIds, chairToken };
+}
+
+let bulk: Written;
+let services: Written;
+
+beforeAll(async () => {
+  bulk = await write('bulk');
+  services = await write('services');
+}, 120_000);
+
+afterAll(async () => {
+  await bulk?.ctx.close();
+  await services?.ctx.close();
+});
+
+/** A table's rows, in a fixed order, without what is random by design. */
+async function rowsOf(written: Written) {
+  const db = written.ctx.app.db;
+  return {
+    users: await db
+      .select({
+        id: users.id,
+        username: users.username,
+        email: users.email,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        institution: users.institution,
+        isAdmin: users.isAdmin,
+        emailVerified: users.emailVerified,
+        isActive: users.isActive,
+        passwordSet: sql<boolean>`${users.passwordHash} is not null`,
+      })
+      .from(users)
+      .orderBy(asc(users.id)),
+    proposals: await db.select().from(proposals).orderBy(asc(proposals.id)),
+    responses: await db
+      .select()
+      .from(proposalResponses)
+      .orderBy(
+        asc(proposalResponses.proposalId),
+        asc(proposalResponses.formId),
+        asc(proposalResponses.entryIndex),
+      ),
+    collaborators: await db
+      .select()
+      .from(proposalCollaborators)
+      .orderBy(asc(proposalCollaborators.proposalId), asc(proposalCollaborators.userId)),
+    reviewers: await db
+      .select()
+      .from(proposalReviewers)
+      .orderBy(asc(proposalReviewers.proposalId), asc(proposalReviewers.userId)),
+    reviews: await db.select().from(reviews).orderBy(asc(reviews.id)),
+    reviewResponses: await db
+      .select()
+      .from(reviewResponses)
+      .orderBy(asc(reviewResponses.reviewId), asc(reviewResponses.formId)),
+  };
+}
+
+/** A GET as the chair: its status and body. */
+async function get(written: Written, url: string) {
+  const res = await written.ctx.app.inject({
+    method: 'GET',
+    url: `/api/v1${url}`,
+    headers: auth(written.chairToken),
+  });
+  return { status: res.statusCode, body: res.json() };
+}
+
+describe('benchmark data: bulk SQL writes what the services write', () => {
+  it('writes the plan: drafts, submitted proposals, answers, collaborators and reviews', async () => {
+    const rows = await rowsOf(bulk);
+    const main = plan.proposals.filter((p) => p.call === 'main');
+    expect(rows.proposals).toHaveLength(plan.proposals.length);
+    expect(rows.proposals.filter((p) => p.stateVal === 1).length).toBe(
+      main.filter((p) => p.submitted).length,
+    );
+    expect(rows.proposals.some((p) => p.stateVal === 0)).toBe(true);
+    expect(rows.collaborators.length).toBeGreaterThan(0);
+    expect(rows.reviews).toHaveLength(36);
+    expect(rows.reviewResponses).toHaveLength(72);
+    // Scores were worked out, as saving the score form does.
+    expect(rows.reviews.every((r) => typeof r.score === 'number')).toBe(true);
+  });
+
+  it('holds the same rows both ways', async () => {
+    expect(bulk.setUp).toEqual(services.setUp);
+    expect(bulk.proposalIds).toEqual(services.proposalIds);
+    const [fromBulk, fromServices] = [await rowsOf(bulk), await rowsOf(services)];
+    for (const table of Object.keys(fromBulk) as (keyof typeof fromBulk)[])
+      expect(fromBulk[table], table).toEqual(fromServices[table]);
+  });
+
+  it("gives the chair the same list, scores, totals, proposals and reviews both ways", async () => {
+    const callId = bulk.setUp.mainCallId;
+    for (const sort of ['name', '-score', 'state']) {
+      const url = `/calls/${callId}/proposals/?pageSize=100&sort=${sort}`;
+      const { status, body: list } = await get(bulk, url);
+      expect(status).toBe(200);
+      expect(list).toEqual((await get(services, url)).body);
+      if (sort === 'name') {
+        expect(list.total).toBe(14);
+        expect(Object.keys(list.resourceTotals)).toHaveLength(3);
+        expect(list.items.some((p: { isReviewed: boolean }) => p.isReviewed)).toBe(true);
+        expect(list.items.some((p: { score: number | null }) => p.score !== null)).toBe(true);
+      }
+    }
+    for (const id of bulk.proposalIds.slice(0, 14)) {
+      const proposal = await get(bulk, `/proposals/${id}/`);
+      expect(proposal.status).toBe(200);
+      expect(proposal).toEqual(await get(services, `/proposals/${id}/`));
+      const reviewsUrl = `/calls/${callId}/proposals/${id}/reviews/`;
+      expect(await get(bulk, reviewsUrl)).toEqual(await get(services, reviewsUrl));
+    }
+  });
+});
