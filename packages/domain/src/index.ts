@@ -16,3 +16,4 @@ export * from './permissions/policies.js';
 export * from './files/index.js';
 export * from './reviews/index.js';
 export * from './resources/index.js';
+export * from './exports/index.js';
