@@ -63,6 +63,28 @@ describe('the Review Summary CSV', () => {
     expect(row!.at(-1)).toBe(`'=HYPERLINK("x")`);
   });
 
+  it('writes every text cell that starts a formula as text, a second line or not, and scores as numbers', () => {
+    const sly = makeReviewSummary({
+      author: '+Rita Reviewer',
+      score: -1,
+      scores: [{ name: 'significance', value: -1 }],
+      comments: [
+        { name: '@Risks', value: '=WEBSERVICE("http://canary.test/")\nsecond line' },
+        { name: 'Strengths', value: '\t=1+1' },
+      ],
+    });
+    expect(Papa.parse<string[]>(reviewSummaryCsv([sly])).data).toEqual([
+      ['Reviewer', 'significance', 'Score', "'@Risks", 'Strengths'],
+      [
+        "'+Rita Reviewer",
+        '-1.00',
+        '-1.00',
+        `'=WEBSERVICE("http://canary.test/")\nsecond line`,
+        "'\t=1+1",
+      ],
+    ]);
+  });
+
   it('has only its header when there are no reviews', () => {
     expect(reviewSummaryRows([])).toEqual([['Reviewer', 'Score']]);
   });

@@ -1,5 +1,5 @@
 import type { ReviewSummary } from '@merit/contract';
-import { formatScore, RESULT_SCORE } from '@merit/domain';
+import { formatScore, RESULT_SCORE, spreadsheetText } from '@merit/domain';
 import Papa from 'papaparse';
 
 /** Spec section 9: the review list's download is called exactly this. */
@@ -50,13 +50,23 @@ export function reviewSummaryRows(
 }
 
 /**
- * The Review Summary as CSV text. A cell that a spreadsheet would run as a formula
- * (`=`, `+`, `-`, `@` first) is written as text: reviewers' answers are not to be trusted
- * as formulas on a chair's computer.
+ * The Review Summary as CSV text. A text cell that a spreadsheet would run as a formula
+ * (spreadsheetText: `=`, `+`, `-`, `@`, tab or carriage return first) is written as text:
+ * reviewers' answers are not to be trusted as formulas on a chair's computer. The score
+ * columns are numbers (or N/A) and stay so.
  */
 export function reviewSummaryCsv(
   reviews: readonly ReviewSummary[],
   labels?: ReadonlyMap<string, string>,
 ): string {
-  return Papa.unparse(reviewSummaryRows(reviews, labels), { escapeFormulae: true });
+  const [header, ...rows] = reviewSummaryRows(reviews, labels);
+  const scoreColumns = 1 + scoreFieldsOf(reviews).length + 1;
+  return Papa.unparse([
+    header!.map(spreadsheetText),
+    ...rows.map((row) =>
+      row.map((cell, column) =>
+        column > 0 && column < scoreColumns ? cell : spreadsheetText(cell),
+      ),
+    ),
+  ]);
 }

@@ -284,3 +284,72 @@ describe('the chair’s downloads', () => {
     ]);
   });
 });
+
+describe('formulas in the chair’s downloads', () => {
+  /** Words a spreadsheet would run, in every text column the downloads have. */
+  const sly = makeCallProposal({
+    id: 40,
+    proposalName: '=HYPERLINK("http://canary.test/","Open")',
+    author: '@Ada -Author',
+    state: 'Submitted',
+    stateVal: 1,
+    reviewers: [{ id: 23, name: '+Rita Reviewer' }],
+    isReviewed: false,
+    reviewScores: [
+      { name: 'significance', value: -1 },
+      { name: 'result', value: -1 },
+    ],
+    score: -1,
+    resourceValues: { ATCA: { hours: -2 } },
+    allReviewScores: [
+      {
+        reviewer: { id: 23, name: '+Rita Reviewer' },
+        scores: [{ name: 'significance', value: -1 }],
+        score: -1,
+      },
+    ],
+    allReviewComments: [
+      {
+        reviewer: { id: 23, name: '+Rita Reviewer' },
+        comments: [{ name: '-Risks', value: '=1+1\nsecond line' }],
+      },
+    ],
+  });
+  const slySource = { rows: [sly], facilities: ['ATCA'], labels: new Map<string, string>() };
+
+  it('writes every text cell that starts a formula as text, in CSV', () => {
+    const [header, row] = csvRows(tableCsv(exportTable('all', slySource)));
+    expect(header).toContain("'-Risks");
+    expect(row).toEqual([
+      '40',
+      `'=HYPERLINK("http://canary.test/","Open")`,
+      "'@Ada -Author",
+      'Submitted',
+      "'+Rita Reviewer",
+      '-1.00',
+      '-1.00',
+      '-2',
+      // "Name: answer" starts with the reviewer's name, and so with a plus.
+      "'+Rita Reviewer: =1+1\nsecond line",
+    ]);
+    const [, comment] = csvRows(tableCsv(exportTable('comments', slySource)));
+    expect(comment!.slice(4)).toEqual(["'+Rita Reviewer", "'=1+1\nsecond line"]);
+  });
+
+  it('writes them as text in XLSX too, and numbers stay numbers', () => {
+    const [header, row] = tableSheetData(exportTable('score', slySource));
+    expect(header!.map((cell) => cell.value)).toContain('Review Score');
+    expect(row!.map((cell) => cell.value)).toEqual([
+      '40',
+      `'=HYPERLINK("http://canary.test/","Open")`,
+      "'@Ada -Author",
+      'Submitted',
+      "'+Rita Reviewer",
+      -1,
+      -1,
+    ]);
+    expect(row!.at(-1)!.type).toBe(Number);
+    const [, workbookRow] = tableSheetData(workbookTable(slySource));
+    expect(workbookRow![4]!.value).toBe("'+Rita Reviewer");
+  });
+});

@@ -1,5 +1,5 @@
 import type { CallProposal } from '@merit/contract';
-import { formatScore, RESULT_SCORE } from '@merit/domain';
+import { formatScore, RESULT_SCORE, spreadsheetText } from '@merit/domain';
 import Papa from 'papaparse';
 import { safeFileName } from '../../files/downloads';
 import {
@@ -230,14 +230,18 @@ export function cellText(cell: ExportCell): string {
 }
 
 /**
- * A table as CSV text. As the Review Summary (review-summary-csv.ts), a cell a spreadsheet
- * would run as a formula is written as text: reviewers' and authors' words are not to be
- * trusted as formulas on a chair's computer.
+ * A table as CSV text. As the Review Summary (review-summary-csv.ts), a text cell a
+ * spreadsheet would run as a formula is written as text (spreadsheetText): reviewers' and
+ * authors' words are not to be trusted as formulas on a chair's computer. Scores and
+ * amounts are numbers and stay so.
  */
 export function tableCsv(table: ExportTable): string {
-  return Papa.unparse([table.header, ...table.rows.map((row) => row.map(cellText))], {
-    escapeFormulae: true,
-  });
+  const csvCell = (cell: ExportCell) =>
+    typeof cell === 'string' ? spreadsheetText(cell) : cellText(cell);
+  return Papa.unparse([
+    table.header.map(spreadsheetText),
+    ...table.rows.map((row) => row.map(csvCell)),
+  ]);
 }
 
 /** A cell of write-excel-file's sheet data (its `Cell`, kept here so this file stays light). */
@@ -248,11 +252,19 @@ export type SheetCell =
 /** Numbers in the XLSX files are numbers, shown with 2 decimals. */
 export const NUMBER_FORMAT = '0.00';
 
-/** A table as sheet data: a bold header row, numbers as numbers, N/A as text. */
+/**
+ * A table as sheet data: a bold header row, numbers as numbers, N/A as text. Text that
+ * would start a formula gets its apostrophe here too: the cell is text in the file, but
+ * a person who edits it in Excel would otherwise turn it into a formula.
+ */
 export function tableSheetData(table: ExportTable): SheetCell[][] {
-  const text = (value: string): SheetCell => ({ value, type: String });
+  const text = (value: string): SheetCell => ({ value: spreadsheetText(value), type: String });
   return [
-    table.header.map((value) => ({ value, type: String, fontWeight: 'bold' as const })),
+    table.header.map((value) => ({
+      value: spreadsheetText(value),
+      type: String,
+      fontWeight: 'bold' as const,
+    })),
     ...table.rows.map((row) =>
       row.map((cell): SheetCell => {
         if (typeof cell === 'string') return text(cell);
