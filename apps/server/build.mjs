@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * Compiles the server for `npm start`: the server and its two command-line tools, each
- * one ES module in dist/ with a source map, and the SQL migrations copied beside them.
+ * an ES module in dist/ (with chunks they share or load lazily) with a source map, and
+ * the SQL migrations copied beside them.
  *
  * Bundled rather than compiled file by file because @merit/domain and @merit/contract
  * are TypeScript source packages (their `exports` point at src/*.ts), which Node cannot
@@ -51,6 +52,8 @@ const result = await build({
     main: 'src/main.ts',
     migrate: 'src/cli/migrate.ts',
     'create-admin': 'src/cli/create-admin.ts',
+    backup: 'src/cli/backup.ts',
+    restore: 'src/cli/restore.ts',
   },
   outdir,
   bundle: true,
@@ -58,6 +61,11 @@ const result = await build({
   format: 'esm',
   target: 'node20',
   plugins: [npmPackagesExternal],
+  // Code reached only by `await import()` (the proposal PDF's pdfmake and pdf-lib) is its
+  // own chunk, loaded when first used rather than at start-up. Chunks sit in dist/ too,
+  // for the paths above.
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
   // Stack traces in the logs name the TypeScript files and lines (node --enable-source-maps);
   // the sources themselves are on disk beside the map.
   sourcemap: 'linked',
@@ -79,7 +87,16 @@ async function writeAtomically(file, contents) {
   await rename(temporary, file);
 }
 
-for (const file of result.outputFiles) await writeAtomically(file.path, file.contents);
+// Chunks first: a server started meanwhile must not find an entry naming a chunk not yet
+// written. Earlier builds' chunks stay, for a server still running that loads one late.
+const isEntry = (file) =>
+  /^(main|migrate|create-admin|backup|restore)\.js(\.map)?$/.test(path.basename(file.path));
+for (const file of result.outputFiles.filter((f) => !isEntry(f))) {
+  await writeAtomically(file.path, file.contents);
+}
+for (const file of result.outputFiles.filter(isEntry)) {
+  await writeAtomically(file.path, file.contents);
+}
 
 // A migration removed from src would stay in dist; harmless, since drizzle applies only
 // the migrations that meta/_journal.json lists.

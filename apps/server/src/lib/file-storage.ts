@@ -1,9 +1,4 @@
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -67,15 +62,21 @@ export function diskStorage(root: string): FileStorage {
  * S3-compatible server understands, unlike bucket subdomains.
  */
 export function s3Storage(location: S3Config): FileStorage {
-  const client = new S3Client({
-    region: location.region,
-    endpoint: location.endpoint,
-    forcePathStyle: true,
-    credentials:
-      location.accessKeyId && location.secretAccessKey
-        ? { accessKeyId: location.accessKeyId, secretAccessKey: location.secretAccessKey }
-        : undefined,
-  });
+  // The AWS SDK loads with the first file, not at start-up (bench figure (f)).
+  let loaded: Promise<{ client: S3Client; sdk: typeof import('@aws-sdk/client-s3') }> | undefined;
+  const s3 = () =>
+    (loaded ??= import('@aws-sdk/client-s3').then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({
+        region: location.region,
+        endpoint: location.endpoint,
+        forcePathStyle: true,
+        credentials:
+          location.accessKeyId && location.secretAccessKey
+            ? { accessKeyId: location.accessKeyId, secretAccessKey: location.secretAccessKey }
+            : undefined,
+      }),
+    })));
   const Bucket = location.bucket;
   return {
     async write(key, body) {
@@ -83,16 +84,19 @@ export function s3Storage(location: S3Config): FileStorage {
       // A stream of unknown length cannot be PUT in one request without buffering it;
       // files are at most 25 MB, so they are read whole, then sent with their length.
       const bytes = Buffer.isBuffer(body) ? body : Buffer.concat(await body.toArray());
-      await client.send(new PutObjectCommand({ Bucket, Key: key, Body: bytes }));
+      const { client, sdk } = await s3();
+      await client.send(new sdk.PutObjectCommand({ Bucket, Key: key, Body: bytes }));
     },
     async read(key) {
       checkKey(key);
-      const object = await client.send(new GetObjectCommand({ Bucket, Key: key }));
+      const { client, sdk } = await s3();
+      const object = await client.send(new sdk.GetObjectCommand({ Bucket, Key: key }));
       return object.Body as Readable;
     },
     async delete(key) {
       checkKey(key);
-      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+      const { client, sdk } = await s3();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket, Key: key }));
     },
   };
 }

@@ -39,7 +39,6 @@ import {
   tooLarge,
 } from './files.service.js';
 import type { FileRow } from './files.queries.js';
-import { renderProposalExtract } from './proposal-extract.js';
 import { createUploads, storeUpload } from './uploads.js';
 
 const tags = ['files'];
@@ -397,6 +396,8 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
         { value: request.query.ticket, kind: 'extract', targetId: proposalId },
         (work) => extractOf(work, proposalId),
       );
+      // pdfmake and pdf-lib load on the first extract, not at start-up (bench figure (f)).
+      const { renderProposalExtract } = await import('./proposal-extract.js');
       const pdf = await renderProposalExtract(input, async (fileId) => {
         // Only the proposal's own files: an answer naming another proposal's file gets nothing.
         const file = files.find((f) => f.id === fileId);
