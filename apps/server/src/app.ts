@@ -150,6 +150,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       contentSecurityPolicy,
       // The app loads nothing cross-origin; these keep other origins out of it.
       crossOriginEmbedderPolicy: false,
+      // What frame-ancestors 'none' says, for browsers that only know the older header.
+      xFrameOptions: { action: 'deny' },
+      // HSTS pins the site's host name (and its subdomains) to https for a year, so it is
+      // sent only when PUBLIC_URL says people reach Merit over https, even though TLS
+      // ends at a proxy in front of it. A site on http (a laptop, a trial install) must
+      // not pin a name that may one day serve something else over http.
+      strictTransportSecurity: config.publicUrl.startsWith('https:')
+        ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true }
+        : false,
     });
     await app.register(fastifyCompress, { threshold: 1024 });
     await app.register(fastifySwagger, {
