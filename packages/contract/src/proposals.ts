@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { dateTime, entityId, idParam, jsonObject, listQuery, paginated } from './common.js';
+import {
+  dateTime,
+  entityId,
+  idParam,
+  jsonObject,
+  listQuery,
+  paginated,
+  parseSort,
+} from './common.js';
 import { reviewer, score } from './reviews.js';
 
 const id = entityId;
@@ -173,9 +181,11 @@ export const callProposal = z.object({
 export type CallProposal = z.infer<typeof callProposal>;
 
 /**
- * The columns the server sorts by. `score` sorts numbers as numbers with the proposals
- * that have none (and, for anyone but chairs, every proposal) last either way; the
- * resource columns sort in the browser, over the page it holds.
+ * The columns the server sorts by. `score` and `resource` sort numbers as numbers with
+ * the proposals that have none (and, for anyone but chairs, every proposal) last either
+ * way. `resource` is one resource column of the chair's list: the sum of a proposal's
+ * entries of facility `sortFacility` and data field `sortField`, as its `resourceValues`
+ * show it.
  */
 export const CALL_PROPOSAL_SORTS = [
   'name',
@@ -184,23 +194,83 @@ export const CALL_PROPOSAL_SORTS = [
   'state',
   'lastModified',
   'score',
+  'resource',
 ] as const;
-/** Spec section 2, Proposal list: sorted by name ascending unless asked otherwise. */
-export const callProposalsQuery = listQuery(CALL_PROPOSAL_SORTS, 'name');
+
+/** Spec section 2, Proposal list: by name ascending unless asked otherwise. */
+export const CALL_PROPOSALS_DEFAULT_SORT = 'name';
+
+/** The refusals of a resource sort the query alone shows wrong. */
+export const resourceSortMessages = {
+  noFacility:
+    'Sorting by a resource column needs sortFacility: the facility of the column (empty for the unnamed facility).',
+  noField: 'Sorting by a resource column needs sortField: the data field of the column.',
+  stray: 'sortFacility and sortField go only with sort=resource or sort=-resource.',
+  /** The call's proposals name no such facility (checked for chairs, who see the columns). */
+  unknownFacility: (facility: string) =>
+    `No proposal of this call names the facility "${facility}": sort by a column the list shows.`,
+  /** No resource form of the call has such a data field. */
+  unknownField: (field: string) =>
+    `No resource form of this call has the data field "${field}": sort by a column the list shows.`,
+} as const;
+
+/** A facility or field name in the query: as long as any the forms hold, and no longer. */
+const resourceName = z.string().max(1000);
+
+/**
+ * The query of the proposal list. `sort=resource` (or `-resource`) names its column with `sortFacility` and `sortField`,
+ * which go with it only.
+ */
+export const callProposalsQuery = listQuery(CALL_PROPOSAL_SORTS, CALL_PROPOSALS_DEFAULT_SORT)
+  .extend({ sortFacility: resourceName.optional(), sortField: resourceName.optional() })
+  .superRefine((query, context) => {
+    const byResource = parseSort(query.sort).key === 'resource';
+    const problem = (path: 'sortFacility' | 'sortField', message: string) =>
+      context.addIssue({ code: 'custom', path: [path], message });
+    if (byResource) {
+      if (query.sortFacility === undefined)
+        problem('sortFacility', resourceSortMessages.noFacility);
+      if (query.sortField === undefined) problem('sortField', resourceSortMessages.noField);
+      return;
+    }
+    if (query.sortFacility !== undefined) problem('sortFacility', resourceSortMessages.stray);
+    if (query.sortField !== undefined) problem('sortField', resourceSortMessages.stray);
+  });
+export type CallProposalsQuery = z.output<typeof callProposalsQuery>;
+
+/**
+ * Chairs only: per facility and data field, the sum over the call's submitted and
+ * reviewed proposals (all of them, not this page's).
+ */
+const resourceTotals = resourceValues;
+/**
+ * Chairs only: every facility the call's proposals name (drafts' too, since chairs see
+ * their rows), the unnamed facility `""` first, then by name. More than one: the list
+ * offers Filter by Facility.
+ */
+const facilities = z.array(z.string());
+
 export const callProposalPage = paginated(callProposal).extend({
-  /**
-   * Chairs only: per facility and data field, the sum over the call's submitted and
-   * reviewed proposals (all of them, not this page's). Absent for everyone else.
-   */
-  resourceTotals: resourceValues.optional(),
-  /**
-   * Chairs only: every facility the call's proposals name (drafts' too, since chairs see
-   * their rows), the unnamed facility `""` first, then by name. More than one: the
-   * list offers Filter by Facility.
-   */
-  facilities: z.array(z.string()).optional(),
+  /** Absent for everyone but chairs. */
+  resourceTotals: resourceTotals.optional(),
+  /** Absent for everyone but chairs. */
+  facilities: facilities.optional(),
 });
 export type CallProposalPage = z.infer<typeof callProposalPage>;
+
+/**
+ * GET /calls/{callId}/proposals/export/ (chairs of the call's committee, and admins): the
+ * whole call's list in one read, for the downloads made in the browser. Every proposal
+ * with the chair's columns, as the list's pages give them, in the list's default order
+ * (by name), with the call's resource totals and facilities.
+ */
+export const callProposalExport = z.object({
+  items: z.array(callProposal),
+  total: z.number().int().min(0),
+  resourceTotals,
+  facilities,
+});
+export type CallProposalExport = z.infer<typeof callProposalExport>;
 
 /**
  * POST /update_proposal_name/: with `isNew`, creates a Draft of proposal type `type`

@@ -9,12 +9,20 @@ import {
 import type { ReadWork } from '../../lib/work.js';
 import type { CallRow } from '../calls/calls.queries.js';
 import {
+  reviewAnswersOfCall,
   reviewAnswersOfProposals,
+  reviewersOfCall,
   reviewersOfProposals,
   reviewFormsOfCall,
+  reviewsOfCall,
   reviewsOfProposals,
 } from '../reviews/reviews.queries.js';
-import { resourceEntriesOf, resourceTotalsOf, type CallProposalRow } from './proposals.queries.js';
+import {
+  resourceEntriesOf,
+  resourceEntriesOfCall,
+  resourceTotalsOf,
+  type CallProposalRow,
+} from './proposals.queries.js';
 
 /** What a chair's row adds to a call's proposal list. */
 export type ChairColumns = Pick<
@@ -43,31 +51,42 @@ function groupBy<T>(rows: readonly T[], key: (row: T) => number): Map<number, T[
   return groups;
 }
 
+/** The call's resource totals and facilities, as `resourceTotalsOf` reads them. */
+export interface CallResourceTotals {
+  totals: ChairTotals['resourceTotals'];
+  facilities: string[];
+}
+
 /**
  * The chair's columns for one page of a call's proposals (issue 14, spec section 2): per
  * proposal its resources, reviewers, scores and each review's scores and comments, and
  * for the page the call's resource totals. A fixed number of queries whatever the page
  * holds (its reviews, their answers, its reviewers, the call's review forms, its resource
- * entries, the call's resource forms and their totals), never one per row. Only for callers the list scope lets
- * see review progress; on their own proposals, only the resources (ARCHITECTURE.md
- * "Visibility": nothing of its reviews reaches a proposal's author, a chair or not).
+ * entries, the call's resource forms and their totals), never one per row. With
+ * `wholeCall`, `rows` are every proposal of the call (the export), and the queries choose
+ * them by the call's id instead of listing their ids. `totals` the caller has read already
+ * are not read again. Only for callers the list scope lets see review progress; on their
+ * own proposals, only the resources (ARCHITECTURE.md "Visibility": nothing of its reviews
+ * reaches a proposal's author, a chair or not).
  */
 export async function chairColumnsOf(
   work: ReadWork,
   call: CallRow,
   rows: readonly CallProposalRow[],
+  options: { wholeCall?: boolean; totals?: CallResourceTotals } = {},
 ): Promise<{ columns: Map<number, ChairColumns>; totals: ChairTotals }> {
   const { tx } = work;
   const ids = rows.map((row) => row.id);
-  // Reviews only of the rows whose reviews the caller may see.
+  // Reviews only of the rows whose reviews the caller may see (for the whole call, the
+  // rows' own reviews are read with the rest and left out below).
   const reviewed = rows.filter((row) => !row.own).map((row) => row.id);
   const [reviewRows, reviewerRows, answers, forms, entries, totals] = await Promise.all([
-    reviewsOfProposals(tx, reviewed),
-    reviewersOfProposals(tx, reviewed),
-    reviewAnswersOfProposals(tx, reviewed),
+    options.wholeCall ? reviewsOfCall(tx, call.id) : reviewsOfProposals(tx, reviewed),
+    options.wholeCall ? reviewersOfCall(tx, call.id) : reviewersOfProposals(tx, reviewed),
+    options.wholeCall ? reviewAnswersOfCall(tx, call.id) : reviewAnswersOfProposals(tx, reviewed),
     reviewFormsOfCall(tx, call.id),
-    resourceEntriesOf(tx, ids),
-    resourceTotalsOf(tx, call.id),
+    options.wholeCall ? resourceEntriesOfCall(tx, call.id) : resourceEntriesOf(tx, ids),
+    options.totals ?? resourceTotalsOf(tx, call.id),
   ]);
   const reviewsOf = groupBy(reviewRows, (r) => r.proposalId);
   const reviewersOf = groupBy(reviewerRows, (r) => r.proposalId);

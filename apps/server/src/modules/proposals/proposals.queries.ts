@@ -1,4 +1,9 @@
-import { parseSort, type ListQuery } from '@merit/contract';
+import {
+  CALL_PROPOSALS_DEFAULT_SORT,
+  MAX_PAGE_SIZE,
+  parseSort,
+  type ListQuery,
+} from '@merit/contract';
 import {
   facilitiesOf,
   LOCK_LEASE_MS,
@@ -557,19 +562,59 @@ export interface CallProposalRow {
 }
 
 /**
- * One page of a call's proposals, of those the caller may see. Which rows those are is
- * the domain's `proposalListScope` (the `view` rule for a whole call), turned into SQL
- * here; proposals-list.api.test.ts holds the two to the same answers. The page is one
- * query, whatever its size; per-proposal figures (the chair's reviewers, scores and
- * resources) join in as grouped subqueries on `proposals.id`, never a query per row.
+ * A chair's sort by one resource column (`sort=resource`): the call's resource forms, and
+ * the column's facility and data field, which the service has checked are the call's.
  */
-export async function callProposalPage(
+export interface ResourceSort {
+  forms: readonly ResourceForm[];
+  facility: string;
+  field: string;
+}
+
+/**
+ * Each proposal of a call with its amount in one resource column, as
+ * `"resource_amounts"."amount"`: the sum of its entries' numbers in data field `field`,
+ * over the entries of the forms that have that field and name facility `facility`, as the
+ * domain's `resourceValues` adds them (chair-sort-export.api.test.ts holds the two to the
+ * same order). A proposal without a number there has no row (N/A). One grouped scan of
+ * the call's resource entries, as `reviewScoresOfCall` is for the score.
+ */
+function resourceAmountsOfCall(callId: number, sort: ResourceSort) {
+  const withField = sort.forms.filter((form) => form.options.data_fields.includes(sort.field));
+  if (withField.length === 0)
+    return sql`(select null::int as "proposal_id", null::double precision as "amount" where false) as "resource_amounts"`;
+  return sql`(
+    select ${proposalResponses.proposalId} as "proposal_id",
+      sum((${proposalResponses.data} ->> ${sort.field}::text)::double precision) as "amount"
+    from ${proposalResponses} inner join "proposals" p on p."id" = ${proposalResponses.proposalId}
+    where p."call_id" = ${callId}
+      and ${inArray(
+        proposalResponses.formId,
+        withField.map((form) => form.id),
+      )}
+      and jsonb_typeof(${answer(sort.field)}) = 'number'
+      and ${facilitySql(withField)} = ${sort.facility}::text
+    group by ${proposalResponses.proposalId}
+  ) as "resource_amounts"`;
+}
+
+/** A list of a call's proposals as one caller asks for it: its search and its sort. */
+type CallProposalsListQuery = ListQuery & { resourceSort?: ResourceSort };
+
+/**
+ * The proposals of a call the caller may see, searched and sorted, as a query still to
+ * be paged, and its WHERE for the count. Which rows those are is the domain's
+ * `proposalListScope` (the `view` rule for a whole call), turned into SQL here;
+ * proposals-list.api.test.ts holds the two to the same answers. Per-proposal figures
+ * join in as grouped subqueries on `proposals.id`, never a query per row.
+ */
+function callProposalsSelect(
   tx: Tx,
   actor: CommitteeActor,
   call: CallRow,
-  query: ListQuery,
+  query: CallProposalsListQuery,
   now: Date,
-): Promise<{ total: number; rows: CallProposalRow[] }> {
+) {
   const scope = proposalListScope(actor, call, now);
   const own = ownSql(actor.id);
   const visible: Record<typeof scope.rows, SQL | undefined> = {
@@ -580,13 +625,19 @@ export async function callProposalPage(
   const reviewed = scope.reviewed
     ? sql<boolean>`(${reviewedSql} and not ${own})`
     : sql<boolean>`false`;
+  const { key } = parseSort(query.sort);
   // The proposal's score (the `result`: the mean of its reviews' scores), only to sort
   // by, and only for those who may see it: for anyone else, and on a chair's own
   // proposals, every row sorts as having none. The scores join in only for that sort.
-  const byScore = scope.reviewed && parseSort(query.sort).key === 'score';
+  const byScore = scope.reviewed && key === 'score';
   const score = byScore
     ? sql`(case when ${own} then null else "review_scores"."mean" end)`
     : sql`null::double precision`;
+  // A resource column, likewise only for those who see the chair's columns. A chair's
+  // own proposals sort by theirs too: the chair's list shows their resources (only their
+  // reviews are kept from them), and the order tells nothing the column does not.
+  const resourceSort = scope.reviewed && key === 'resource' ? query.resourceSort : undefined;
+  const amount = resourceSort ? sql`"resource_amounts"."amount"` : sql`null::double precision`;
   const authorName = nameOf(users);
   const pattern = query.q ? containing(query.q) : null;
   const where = and(
@@ -600,7 +651,7 @@ export async function callProposalPage(
         )
       : undefined,
   );
-  const page = tx
+  const rows = tx
     .select({
       id: proposals.id,
       name: proposals.name,
@@ -618,42 +669,107 @@ export async function callProposalPage(
     .innerJoin(users, eq(users.id, proposals.authorId))
     .$dynamic();
   if (byScore)
-    page.leftJoin(
+    rows.leftJoin(
       reviewScoresOfCall(call.id),
       sql`"review_scores"."proposal_id" = "proposals"."id"`,
     );
-  const [counted, rows] = await Promise.all([
-    tx
-      .select({ total: count() })
-      .from(proposals)
-      .innerJoin(proposalTypes, eq(proposalTypes.id, proposals.proposalTypeId))
-      .innerJoin(users, eq(users.id, proposals.authorId))
-      .where(where),
-    page
-      .where(where)
-      .orderBy(
-        ...orderOf(
-          query,
-          {
-            name: sql`lower(${proposals.name})`,
-            type: sql`lower(${proposalTypes.name})`,
-            author: sql`lower(${authorName})`,
-            state: sql`case when ${reviewed} then 2 else ${proposals.stateVal} end`,
-            lastModified: proposals.updatedAt,
-            score,
-          },
-          proposals.id,
-          ['score'],
-        ),
-      )
-      .limit(query.pageSize)
-      .offset(offsetOf(query)),
-  ]);
-  return {
-    total: counted[0]?.total ?? 0,
-    rows: rows.map((r) => ({ ...r, reviewed: Boolean(r.reviewed), own: Boolean(r.own) })),
-  };
+  if (resourceSort)
+    rows.leftJoin(
+      resourceAmountsOfCall(call.id, resourceSort),
+      sql`"resource_amounts"."proposal_id" = "proposals"."id"`,
+    );
+  rows.where(where).orderBy(
+    ...orderOf(
+      query,
+      {
+        name: sql`lower(${proposals.name})`,
+        type: sql`lower(${proposalTypes.name})`,
+        author: sql`lower(${authorName})`,
+        state: sql`case when ${reviewed} then 2 else ${proposals.stateVal} end`,
+        lastModified: proposals.updatedAt,
+        score,
+        resource: amount,
+      },
+      proposals.id,
+      ['score', 'resource'],
+    ),
+  );
+  const counted = tx
+    .select({ total: count() })
+    .from(proposals)
+    .innerJoin(proposalTypes, eq(proposalTypes.id, proposals.proposalTypeId))
+    .innerJoin(users, eq(users.id, proposals.authorId))
+    .where(where);
+  return { rows, counted };
 }
+
+const rowOf = <T extends { reviewed: unknown; own: unknown }>(row: T) => ({
+  ...row,
+  reviewed: Boolean(row.reviewed),
+  own: Boolean(row.own),
+});
+
+/**
+ * One page of a call's proposals, of those the caller may see (`callProposalsSelect`):
+ * two queries, the page and its count, whatever the page's size.
+ */
+export async function callProposalPage(
+  tx: Tx,
+  actor: CommitteeActor,
+  call: CallRow,
+  query: CallProposalsListQuery,
+  now: Date,
+): Promise<{ total: number; rows: CallProposalRow[] }> {
+  const { rows, counted } = callProposalsSelect(tx, actor, call, query, now);
+  const [total, page] = await Promise.all([
+    counted,
+    rows.limit(query.pageSize).offset(offsetOf(query)),
+  ]);
+  return { total: total[0]?.total ?? 0, rows: page.map(rowOf) };
+}
+
+/**
+ * Every proposal of a call the caller may see, in the list's default order (by name):
+ * its pages' rows in one query, for the chair's export.
+ */
+export async function callProposalRows(
+  tx: Tx,
+  actor: CommitteeActor,
+  call: CallRow,
+  now: Date,
+): Promise<CallProposalRow[]> {
+  const query = { page: 1, pageSize: MAX_PAGE_SIZE, sort: CALL_PROPOSALS_DEFAULT_SORT, q: '' };
+  const { rows } = callProposalsSelect(tx, actor, call, query, now);
+  return (await rows).map(rowOf);
+}
+
+/** Each proposal's collaborators, and each author's extension windows on the call. */
+export interface TeamsAndWindows {
+  collaborators: Map<number, number[]>;
+  windows: Map<number, TimeWindow[]>;
+}
+
+function teamsAndWindowsOf(
+  team: { proposalId: number; userId: number }[],
+  extended: ({ userId: number } & TimeWindow)[],
+): TeamsAndWindows {
+  const collaborators = new Map<number, number[]>();
+  for (const row of team)
+    collaborators.set(row.proposalId, [...(collaborators.get(row.proposalId) ?? []), row.userId]);
+  const windows = new Map<number, TimeWindow[]>();
+  for (const row of extended) windows.set(row.userId, [...(windows.get(row.userId) ?? []), row]);
+  return { collaborators, windows };
+}
+
+const teamColumns = {
+  proposalId: proposalCollaborators.proposalId,
+  userId: proposalCollaborators.userId,
+};
+const windowColumns = {
+  userId: extensions.userId,
+  commencement: extensions.commencement,
+  termination: extensions.termination,
+};
 
 /**
  * For a page of a call's proposals: each one's collaborators, and each author's extension
@@ -664,32 +780,36 @@ export async function teamsAndWindows(
   callId: number,
   proposalIds: number[],
   authorIds: number[],
-): Promise<{ collaborators: Map<number, number[]>; windows: Map<number, TimeWindow[]> }> {
+): Promise<TeamsAndWindows> {
   const [team, extended] = await Promise.all([
     tx
-      .select({
-        proposalId: proposalCollaborators.proposalId,
-        userId: proposalCollaborators.userId,
-      })
+      .select(teamColumns)
       .from(proposalCollaborators)
       .where(inArray(proposalCollaborators.proposalId, proposalIds)),
     tx
-      .select({
-        userId: extensions.userId,
-        commencement: extensions.commencement,
-        termination: extensions.termination,
-      })
+      .select(windowColumns)
       .from(extensions)
       .where(
         and(eq(extensions.callId, callId), inArray(extensions.userId, [...new Set(authorIds)])),
       ),
   ]);
-  const collaborators = new Map<number, number[]>();
-  for (const row of team)
-    collaborators.set(row.proposalId, [...(collaborators.get(row.proposalId) ?? []), row.userId]);
-  const windows = new Map<number, TimeWindow[]>();
-  for (const row of extended) windows.set(row.userId, [...(windows.get(row.userId) ?? []), row]);
-  return { collaborators, windows };
+  return teamsAndWindowsOf(team, extended);
+}
+
+/**
+ * The same for every proposal of a call, chosen by the call's id (no list of thousands
+ * of ids): the collaborators of its drafts, and every extension on the call.
+ */
+export async function teamsAndWindowsOfCall(tx: Tx, callId: number): Promise<TeamsAndWindows> {
+  const [team, extended] = await Promise.all([
+    tx
+      .select(teamColumns)
+      .from(proposalCollaborators)
+      .innerJoin(proposals, eq(proposals.id, proposalCollaborators.proposalId))
+      .where(and(eq(proposals.callId, callId), eq(proposals.stateVal, 0))),
+    tx.select(windowColumns).from(extensions).where(eq(extensions.callId, callId)),
+  ]);
+  return teamsAndWindowsOf(team, extended);
 }
 
 // --- Resources --------------------------------------------------------------------------
@@ -710,6 +830,21 @@ export async function resourceEntriesOf(
   proposalIds: number[],
 ): Promise<ResourceEntryRow[]> {
   if (proposalIds.length === 0) return [];
+  return resourceEntriesWhere(tx, inArray(proposalResponses.proposalId, proposalIds));
+}
+
+/** The saved entries of the resource forms of every proposal of a call, in one query. */
+export async function resourceEntriesOfCall(tx: Tx, callId: number): Promise<ResourceEntryRow[]> {
+  return resourceEntriesWhere(
+    tx,
+    inArray(
+      proposalResponses.proposalId,
+      tx.select({ id: proposals.id }).from(proposals).where(eq(proposals.callId, callId)),
+    ),
+  );
+}
+
+async function resourceEntriesWhere(tx: Tx, ofProposals: SQL): Promise<ResourceEntryRow[]> {
   const rows = await tx
     .select({
       proposalId: proposalResponses.proposalId,
@@ -719,12 +854,7 @@ export async function resourceEntriesOf(
     .from(proposalResponses)
     .innerJoin(forms, eq(forms.id, proposalResponses.formId))
     .innerJoin(formNames, eq(formNames.id, forms.formNameId))
-    .where(
-      and(
-        inArray(proposalResponses.proposalId, proposalIds),
-        inArray(formNames.type, RESOURCE_FORM_TYPES),
-      ),
-    )
+    .where(and(ofProposals, inArray(formNames.type, RESOURCE_FORM_TYPES)))
     .orderBy(
       asc(proposalResponses.proposalId),
       asc(proposalResponses.formId),
@@ -737,8 +867,14 @@ export async function resourceEntriesOf(
   }));
 }
 
+/** A resource form of a call, with its options. */
+export interface ResourceForm {
+  id: number;
+  options: ResourceFormOptions;
+}
+
 /** The resource forms of a call's proposal types, with their options, each once. */
-async function resourceFormsOfCall(tx: Tx, callId: number) {
+export async function resourceFormsOfCall(tx: Tx, callId: number): Promise<ResourceForm[]> {
   const rows = await tx
     .select({ id: forms.id, options: forms.options })
     .from(proposalTypeForms)
@@ -764,7 +900,7 @@ const answer = (field: string) => sql`(${proposalResponses.data} -> ${field}::te
  * The facility of a resource entry in SQL, as the domain's `facilityOf` reads it: the
  * text (or number) in its form's facility field, else the unnamed facility ''.
  */
-function facilitySql(resourceForms: readonly { id: number; options: ResourceFormOptions }[]) {
+function facilitySql(resourceForms: readonly ResourceForm[]) {
   const cases = resourceForms.map(({ id, options }) => {
     const field = options.institution_field;
     if (field === null) return sql`when ${id}::int then ''`;
@@ -780,13 +916,15 @@ function facilitySql(resourceForms: readonly { id: number; options: ResourceForm
  * proposals, as the domain's `resourceTotals` adds them; chair-view.api.test.ts holds
  * the two to the same answers. Also names every facility any proposal names, drafts'
  * too, for the list's columns. The call's resource forms are read first, so the sums are
- * plain columns of one grouped scan (one per data field), not a JSON function per entry.
+ * plain columns of one grouped scan (one per data field), not a JSON function per entry;
+ * a caller that has read them already passes them in.
  */
 export async function resourceTotalsOf(
   tx: Tx,
   callId: number,
+  knownForms?: readonly ResourceForm[],
 ): Promise<{ totals: ResourceValues; facilities: string[] }> {
-  const resourceForms = await resourceFormsOfCall(tx, callId);
+  const resourceForms = knownForms ?? (await resourceFormsOfCall(tx, callId));
   if (resourceForms.length === 0) return { totals: {}, facilities: [] };
   const submitted = sql`${proposals.stateVal} >= 1`;
   const formsOfField = new Map<string, number[]>();

@@ -1,5 +1,6 @@
 import {
   callIdParams,
+  callProposalExport,
   callProposalPage,
   callProposalsQuery,
   collaborator,
@@ -28,6 +29,7 @@ import {
   changeProposalState,
   deleteEntry,
   deleteProposal,
+  getCallProposalExport,
   getCallProposals,
   getMyProposals,
   getProposal,
@@ -77,6 +79,21 @@ export const proposalsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       app.read(request, (work) => getCallProposals(work, request.params.callId, request.query)),
+  );
+
+  app.get(
+    '/calls/:callId/proposals/export/',
+    {
+      schema: {
+        tags,
+        summary:
+          "Every proposal of a call with the chair's columns, in one read, for the downloads (chairs of the call's committee)",
+        params: callIdParams,
+        response: { 200: callProposalExport, 401: errorBody, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request) =>
+      app.read(request, (work) => getCallProposalExport(work, request.params.callId)),
   );
 
   app.get(

@@ -1,12 +1,15 @@
 import {
+  parseSort,
   proposalErrorCodes,
+  resourceSortMessages,
   RESPONSE_DATA_MAX_BYTES,
+  type CallProposalExport,
   type CallProposalPage,
+  type CallProposalsQuery,
   type Collaborator,
   type CollaboratorAdd,
   type CollaboratorRemove,
   type DecisionSummarySave,
-  type ListQuery,
   type LockState,
   type MultiFormEntryDelete,
   type MyProposal,
@@ -62,6 +65,7 @@ import {
 import {
   answerFormsOf,
   callProposalPage,
+  callProposalRows,
   changeStateVal,
   currentLock,
   deleteCollaborator,
@@ -79,8 +83,14 @@ import {
   shareCall,
   takeLock,
   teamOf,
+  resourceFormsOfCall,
+  resourceTotalsOf,
   teamsAndWindows,
+  teamsAndWindowsOfCall,
   type CallProposalRow,
+  type ResourceForm,
+  type ResourceSort,
+  type TeamsAndWindows,
   touchProposal,
   typeOfCall,
   userByHash,
@@ -129,6 +139,17 @@ export async function getMyProposals(work: ReadWork): Promise<MyProposal[]> {
   return rows.map((row) => presentMyProposal(row, work.actor.id));
 }
 
+/** The call, if the caller may see it (every signed-in user may), with their extensions. */
+async function callToList(work: ReadWork, callId: number) {
+  const found = await findCall(work.tx, callId);
+  if (!found) throw notFound(callNotFound);
+  const { call } = found;
+  const own = await extensionsOfActor(work.tx, work.actor.id, call.id);
+  const resource = callResource(call, own);
+  authorize(work.actor, 'call.view', resource, work.now);
+  return { call, own, resource };
+}
+
 /**
  * GET /calls/{callId}/proposals/: one page of the proposals the caller sees. Chairs of
  * the call's committee (and admins), whom the list scope tells which proposals are
@@ -139,18 +160,24 @@ export async function getMyProposals(work: ReadWork): Promise<MyProposal[]> {
 export async function getCallProposals(
   work: ReadWork,
   callId: number,
-  query: ListQuery,
+  query: CallProposalsQuery,
 ): Promise<CallProposalPage> {
-  const found = await findCall(work.tx, callId);
-  if (!found) throw notFound(callNotFound);
-  const { call } = found;
-  const own = await extensionsOfActor(work.tx, work.actor.id, call.id);
-  authorize(work.actor, 'call.view', callResource(call, own), work.now);
-  const { total, rows } = await callProposalPage(work.tx, work.actor, call, query, work.now);
+  const { call, own } = await callToList(work, callId);
   const chair = proposalListScope(work.actor, call, work.now).reviewed;
+  const byResource = chair && parseSort(query.sort).key === 'resource';
+  // A resource column is sorted by in SQL, which needs the call's resource forms; their
+  // totals, read meanwhile, name the facilities the sort must be one of.
+  const resourceForms = byResource ? await resourceFormsOfCall(work.tx, call.id) : undefined;
+  const resourceSort = resourceForms && resourceSortOf(resourceForms, query);
+  const [{ total, rows }, knownTotals] = await Promise.all([
+    callProposalPage(work.tx, work.actor, call, { ...query, resourceSort }, work.now),
+    resourceForms && resourceTotalsOf(work.tx, call.id, resourceForms),
+  ]);
+  if (resourceSort && !knownTotals?.facilities.includes(resourceSort.facility))
+    throw refusedSort('sortFacility', resourceSortMessages.unknownFacility(resourceSort.facility));
   const [editable, chairs] = await Promise.all([
     editableOf(work, call, own, rows),
-    chair ? chairColumnsOf(work, call, rows) : undefined,
+    chair ? chairColumnsOf(work, call, rows, { totals: knownTotals }) : undefined,
   ]);
   const items = rows.map((row) => ({
     ...presentCallProposal(row, editable.has(row.id)),
@@ -159,24 +186,73 @@ export async function getCallProposals(
   return { ...pageOf(query, total, items), ...chairs?.totals };
 }
 
+/** A 400 for a resource sort the call does not have, its message on the parameter. */
+const refusedSort = (parameter: 'sortFacility' | 'sortField', message: string) =>
+  invalid({ [parameter]: [message] }, message);
+
 /**
- * The page's rows the caller may edit (but for a lock someone may hold at the moment),
- * by the domain's `proposal.lock` rule: two queries for the whole page, not one per row.
+ * The chair's resource sort of a query (`sort=resource`, which the contract lets through
+ * only with `sortFacility` and `sortField`): refused when no resource form of the call
+ * has the data field. The facility is checked against the call's facilities later.
+ */
+function resourceSortOf(forms: readonly ResourceForm[], query: CallProposalsQuery): ResourceSort {
+  const facility = query.sortFacility ?? '';
+  const field = query.sortField ?? '';
+  if (!forms.some((form) => form.options.data_fields.includes(field)))
+    throw refusedSort('sortField', resourceSortMessages.unknownField(field));
+  return { forms, facility, field };
+}
+
+/**
+ * GET /calls/{callId}/proposals/export/: every proposal of the call with the chair's
+ * columns, as the list's pages give them, in the list's default order, and the call's
+ * resource totals: the downloads' rows in one read. Only for the call's chairs (and
+ * admins), whom `call.manage` names; a fixed number of queries, each choosing its rows
+ * by the call's id, whatever the call holds.
+ */
+export async function getCallProposalExport(
+  work: ReadWork,
+  callId: number,
+): Promise<CallProposalExport> {
+  const { call, own, resource } = await callToList(work, callId);
+  authorize(work.actor, 'call.manage', resource, work.now);
+  const [rows, teams] = await Promise.all([
+    callProposalRows(work.tx, work.actor, call, work.now),
+    teamsAndWindowsOfCall(work.tx, call.id),
+  ]);
+  const [editable, chairs] = await Promise.all([
+    editableOf(work, call, own, rows, teams),
+    chairColumnsOf(work, call, rows, { wholeCall: true }),
+  ]);
+  const items = rows.map((row) => ({
+    ...presentCallProposal(row, editable.has(row.id)),
+    ...chairs.columns.get(row.id),
+  }));
+  return { items, total: items.length, ...chairs.totals };
+}
+
+/**
+ * The rows the caller may edit (but for a lock someone may hold at the moment), by the
+ * domain's `proposal.lock` rule: two queries for the whole page, not one per row, or
+ * none when the call's teams and windows were read already (the export).
  */
 async function editableOf(
   work: ReadWork,
   call: CallRow,
   actorExtensions: readonly TimeWindow[],
   rows: readonly CallProposalRow[],
+  known?: TeamsAndWindows,
 ): Promise<Set<number>> {
   const drafts = rows.filter((row) => row.stateVal === PROPOSAL_STATE.draft);
   if (drafts.length === 0) return new Set();
-  const { collaborators, windows } = await teamsAndWindows(
-    work.tx,
-    call.id,
-    drafts.map((row) => row.id),
-    drafts.map((row) => row.authorId),
-  );
+  const { collaborators, windows } =
+    known ??
+    (await teamsAndWindows(
+      work.tx,
+      call.id,
+      drafts.map((row) => row.id),
+      drafts.map((row) => row.authorId),
+    ));
   const editable = drafts.filter(
     (row) =>
       decide(

@@ -7,6 +7,7 @@ import {
   type TimeWindow,
 } from '@merit/domain';
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/client.js';
 import {
   calls,
@@ -127,11 +128,38 @@ export async function reviewersOf(tx: Tx, proposalId: number) {
     .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id));
 }
 
-// --- A page of proposals at once (the chair's list) ------------------------------------
+// --- A page of proposals at once (the chair's list), or a whole call (its export) -------
+
+/**
+ * The proposals a chair's-list query covers: some proposals by id (a page's), or every
+ * proposal of a call, chosen in SQL by the call's id, so the export of a 10,000-proposal
+ * call sends no list of 10,000 parameters.
+ */
+export type ProposalSet = { ids: readonly number[] } | { callId: number };
+
+/** `column` (a proposal id) is in the set; undefined when the set is an empty list of ids. */
+function inSet(tx: Tx, column: AnyPgColumn, set: ProposalSet) {
+  if ('callId' in set)
+    return inArray(
+      column,
+      tx.select({ id: proposals.id }).from(proposals).where(eq(proposals.callId, set.callId)),
+    );
+  return set.ids.length === 0 ? undefined : inArray(column, [...set.ids]);
+}
 
 /** The reviews of some proposals, with their authors' names, oldest first: one query. */
 export async function reviewsOfProposals(tx: Tx, proposalIds: number[]) {
-  if (proposalIds.length === 0) return [];
+  return reviewsOfSet(tx, { ids: proposalIds });
+}
+
+/** The reviews of every proposal of a call, with their authors' names, oldest first. */
+export async function reviewsOfCall(tx: Tx, callId: number) {
+  return reviewsOfSet(tx, { callId });
+}
+
+async function reviewsOfSet(tx: Tx, set: ProposalSet) {
+  const where = inSet(tx, reviews.proposalId, set);
+  if (!where) return [];
   return tx
     .select({
       id: reviews.id,
@@ -143,13 +171,23 @@ export async function reviewsOfProposals(tx: Tx, proposalIds: number[]) {
     })
     .from(reviews)
     .innerJoin(users, eq(users.id, reviews.reviewerId))
-    .where(inArray(reviews.proposalId, proposalIds))
+    .where(where)
     .orderBy(asc(reviews.createdAt), asc(reviews.id));
 }
 
 /** The assigned reviewers of some proposals, by name, in one query. */
 export async function reviewersOfProposals(tx: Tx, proposalIds: number[]) {
-  if (proposalIds.length === 0) return [];
+  return reviewersOfSet(tx, { ids: proposalIds });
+}
+
+/** The assigned reviewers of every proposal of a call, by name, in one query. */
+export async function reviewersOfCall(tx: Tx, callId: number) {
+  return reviewersOfSet(tx, { callId });
+}
+
+async function reviewersOfSet(tx: Tx, set: ProposalSet) {
+  const where = inSet(tx, proposalReviewers.proposalId, set);
+  if (!where) return [];
   return tx
     .select({
       proposalId: proposalReviewers.proposalId,
@@ -158,14 +196,24 @@ export async function reviewersOfProposals(tx: Tx, proposalIds: number[]) {
     })
     .from(proposalReviewers)
     .innerJoin(users, eq(users.id, proposalReviewers.userId))
-    .where(inArray(proposalReviewers.proposalId, proposalIds))
+    .where(where)
     .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id));
 }
 
 /** The answers of the reviews of some proposals, by review id then form id: one query. */
 export async function reviewAnswersOfProposals(tx: Tx, proposalIds: number[]) {
+  return reviewAnswersOfSet(tx, { ids: proposalIds });
+}
+
+/** The answers of the reviews of every proposal of a call, by review id then form id. */
+export async function reviewAnswersOfCall(tx: Tx, callId: number) {
+  return reviewAnswersOfSet(tx, { callId });
+}
+
+async function reviewAnswersOfSet(tx: Tx, set: ProposalSet) {
   const answers = new Map<number, Map<number, Record<string, unknown>>>();
-  if (proposalIds.length === 0) return answers;
+  const where = inSet(tx, reviews.proposalId, set);
+  if (!where) return answers;
   const rows = await tx
     .select({
       reviewId: reviewResponses.reviewId,
@@ -174,7 +222,7 @@ export async function reviewAnswersOfProposals(tx: Tx, proposalIds: number[]) {
     })
     .from(reviewResponses)
     .innerJoin(reviews, eq(reviews.id, reviewResponses.reviewId))
-    .where(inArray(reviews.proposalId, proposalIds));
+    .where(where);
   for (const row of rows) {
     const byForm = answers.get(row.reviewId) ?? new Map<number, Record<string, unknown>>();
     byForm.set(row.formId, row.data);

@@ -1,0 +1,515 @@
+import {
+  resourceSortMessages,
+  type CallProposal,
+  type CallProposalExport,
+  type CallProposalPage,
+} from '@merit/contract';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  proposalCollaborators,
+  proposalResponses,
+  proposals,
+  reviewResponses,
+  reviews,
+} from '../src/db/schema.js';
+import { saveCall } from '../src/modules/calls/calls.service.js';
+import { caller, makeForm, makeFormName } from './admin-fixtures.js';
+import { assignReviewers, callPayload, makeProposal } from './call-fixtures.js';
+import {
+  auth,
+  createTestApp,
+  giveRole,
+  login,
+  makeCommittee,
+  makeUser,
+  type TestContext,
+} from './helpers.js';
+
+/**
+ * The chair's list sorted by a resource column across the whole call, in SQL, in the
+ * order the domain's `resourceValues` give (issue 14: "sorting by any column, numbers
+ * sort as numbers, N/A last"), and the chair's export: the whole call's list in one read,
+ * the same rows as the pages give, for chairs only.
+ */
+let ctx: TestContext;
+
+async function form(type: number, jsonSchema: object, options?: object) {
+  const name = await makeFormName(ctx.app, { type });
+  return (
+    await makeForm(ctx.app, name.id, {
+      jsonSchema: jsonSchema as Record<string, unknown>,
+      ...(options ? { options: options as Record<string, unknown> } : {}),
+    })
+  ).id;
+}
+
+const facilitySchema = (fields: string[]) => ({
+  type: 'object',
+  properties: {
+    facility: { type: 'string' },
+    ...Object.fromEntries(fields.map((f) => [f, { type: 'number' }])),
+  },
+});
+
+type Entries = [formId: number, data: Record<string, unknown>][];
+
+let w: Awaited<ReturnType<typeof makeWorld>>;
+
+/**
+ * A call of one type with three resource forms: telescopes (many entries: hours and
+ * nights per facility), computing (one entry: hours per facility) and an unnamed
+ * facility's disk (no facility field). Its proposals ask for amounts whose order by
+ * number differs from their order as text and by name; some ask nothing, some give text,
+ * zero, or split one facility's hours over several entries and forms.
+ */
+async function makeWorld() {
+  const now = ctx.clock.now();
+  const committeeId = (await makeCommittee(ctx.app)).id;
+  const person = async (firstName: string, lastName: string, isAdmin = false) => {
+    const user = await makeUser(ctx.app, { firstName, lastName, isAdmin });
+    return { user, call: caller(ctx.app, auth(await login(ctx.app, user.username))) };
+  };
+  const chair = await person('Carla', 'Chair');
+  const member = await person('Mia', 'Member');
+  const author = await person('Ada', 'Author');
+  const admin = await person('Adam', 'Admin', true);
+  await giveRole(ctx.app, chair.user.id, committeeId, 'CHAIR', now);
+  await giveRole(ctx.app, member.user.id, committeeId, 'MEMBER', now);
+
+  const forms = {
+    project: await form(0, { type: 'object', properties: { title: { type: 'string' } } }),
+    telescope: await form(5, facilitySchema(['hours', 'nights']), {
+      institution_field: 'facility',
+      data_fields: ['hours', 'nights'],
+    }),
+    compute: await form(4, facilitySchema(['hours']), {
+      institution_field: 'facility',
+      data_fields: ['hours'],
+    }),
+    disk: await form(4, facilitySchema(['hours', 'terabytes']), {
+      institution_field: null,
+      data_fields: ['terabytes'],
+    }),
+    review: await form(2, {
+      type: 'object',
+      properties: { strengths: { type: 'string', title: 'Strengths' } },
+    }),
+    score: await form(
+      3,
+      { type: 'object', properties: { merit: { type: 'integer', title: 'Merit' } } },
+      { method: 'average', fields: ['merit'] },
+    ),
+  };
+  const callId = await ctx.app.writeAs({ id: admin.user.id, isAdmin: true }, (work) =>
+    saveCall(
+      work,
+      callPayload(
+        committeeId,
+        { proposal: forms.project, proposalMulti: forms.telescope, ...forms },
+        now,
+        {
+          name: 'Sorted sky',
+          proposalTypes: [
+            {
+              typeName: 'Observing',
+              typeId: null,
+              proposalForms: [forms.project, forms.telescope, forms.compute, forms.disk],
+              reviewForms: [forms.review, forms.score],
+            },
+          ],
+        },
+      ),
+    ),
+  );
+  const typeId = (await chair.call('GET', `/calls/${callId}/`)).json().proposalTypes[0]
+    .typeId as number;
+
+  const { telescope, compute, disk } = forms;
+  const propose = async (
+    name: string,
+    entries: Entries,
+    { stateVal = 1, authorId = author.user.id } = {},
+  ) => {
+    const proposal = await makeProposal(ctx.app, {
+      callId,
+      proposalTypeId: typeId,
+      authorId,
+      stateVal,
+    });
+    await ctx.app.db.update(proposals).set({ name }).where(eq(proposals.id, proposal.id));
+    const indexes = new Map<number, number>();
+    for (const [formId, data] of entries) {
+      const entryIndex = indexes.get(formId) ?? 0;
+      indexes.set(formId, entryIndex + 1);
+      await ctx.app.db
+        .insert(proposalResponses)
+        .values({ proposalId: proposal.id, formId, entryIndex, data, updatedAt: now });
+    }
+    return proposal.id;
+  };
+  // Made in an order that is neither the names' nor the amounts'.
+  const ids = {
+    /** 10 + 2.5 telescope hours and 100 computing hours at ATCA: 112.5. */
+    split: await propose('Quasars', [
+      [telescope, { facility: 'ATCA', hours: 10, nights: 1 }],
+      [telescope, { facility: 'Parkes', hours: 4 }],
+      [telescope, { facility: 'ATCA', hours: 2.5, nights: 2 }],
+      [compute, { facility: 'ATCA', hours: 100 }],
+      [disk, { terabytes: 3 }],
+    ]),
+    /** 1000 hours: after 112.5 as a number, before it as text. */
+    large: await propose('Andromeda', [[telescope, { facility: 'ATCA', hours: 1000 }]]),
+    seven: await propose('Magellan', [
+      [telescope, { facility: 'ATCA', hours: 7, nights: 30 }],
+      [disk, { terabytes: 0.5 }],
+    ]),
+    /** Parkes only: N/A under ATCA. */
+    parkes: await propose('Pulsars', [[telescope, { facility: 'Parkes', hours: 50, nights: 5 }]]),
+    /** Names ATCA with nights only: N/A under ATCA hours. */
+    nightsOnly: await propose('Nebulae', [[telescope, { facility: 'ATCA', nights: 2 }]]),
+    nothing: await propose('Blank', []),
+    zero: await propose('Zodiac', [[telescope, { facility: 'ATCA', hours: 0 }]]),
+    /** Text is no number: N/A. */
+    text: await propose('Comets', [[telescope, { facility: 'ATCA', hours: 'lots' }]]),
+    /** Drafts are in the chair's list, and sort with the rest. */
+    draft: await propose('Draft dust', [[compute, { facility: 'ATCA', hours: 20 }]], {
+      stateVal: 0,
+    }),
+    /** Computing hours without a facility: the unnamed facility's, not ATCA's. */
+    unnamed: await propose('Galaxies', [[compute, { hours: 5 }]]),
+    /** The chair's own: its resources show in the chair's list, and sort. */
+    own: await propose('Chair’s own', [[telescope, { facility: 'ATCA', hours: 30 }]], {
+      authorId: chair.user.id,
+    }),
+    /** A draft the chair collaborates on: the chair may edit it. */
+    shared: await propose('Shared draft', [[compute, { facility: 'Parkes', hours: 1 }]], {
+      stateVal: 0,
+      authorId: member.user.id,
+    }),
+  };
+  await ctx.app.db
+    .insert(proposalCollaborators)
+    .values({ proposalId: ids.shared, userId: chair.user.id });
+
+  // Reviews, so the export's rows carry scores and comments (and the chair's own none).
+  await assignReviewers(ctx.app, ids.split, [member.user.id]);
+  await assignReviewers(ctx.app, ids.own, [member.user.id]);
+  for (const [proposalId, merit] of [
+    [ids.split, 4],
+    [ids.seven, 2],
+    [ids.own, 5],
+  ] as const) {
+    const [review] = await ctx.app.db
+      .insert(reviews)
+      .values({
+        proposalId,
+        reviewerId: member.user.id,
+        score: merit,
+        scores: [{ name: 'merit', value: merit }],
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    await ctx.app.db.insert(reviewResponses).values([
+      {
+        reviewId: review!.id,
+        formId: forms.review,
+        data: { strengths: `Merit ${merit}` },
+        updatedAt: now,
+      },
+      { reviewId: review!.id, formId: forms.score, data: { merit }, updatedAt: now },
+    ]);
+  }
+  return { committeeId, forms, callId, ids, people: { chair, member, author, admin } };
+}
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  w = await makeWorld();
+});
+afterAll(() => ctx.close());
+
+type Person = (typeof w.people)['chair'];
+
+const get = (who: Person, query: string) =>
+  who.call('GET', `/calls/${w.callId}/proposals/?${query}`);
+
+async function pageOf(who: Person, query: string) {
+  const res = await get(who, query);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as CallProposalPage;
+}
+
+/** Every row of the list, page after page of `pageSize`. */
+async function allPages(who: Person, query: string, pageSize: number) {
+  const rows: CallProposal[] = [];
+  for (let page = 1; ; page += 1) {
+    const answer = await pageOf(who, `${query}&page=${page}&pageSize=${pageSize}`);
+    rows.push(...answer.items);
+    if (rows.length >= answer.total) return { rows, last: answer };
+  }
+}
+
+const resourceQuery = (facility: string, field: string, descending = false) =>
+  new URLSearchParams({
+    sort: descending ? '-resource' : 'resource',
+    sortFacility: facility,
+    sortField: field,
+  }).toString();
+
+/**
+ * The order the domain's values give: the rows with an amount in the column by amount
+ * (ties by id, as the server breaks them), then those without one (N/A) by id.
+ */
+function domainOrder(
+  rows: readonly CallProposal[],
+  facility: string,
+  field: string,
+  descending: boolean,
+) {
+  const amount = (row: CallProposal) => row.resourceValues?.[facility]?.[field];
+  const byId = (a: CallProposal, b: CallProposal) => a.id - b.id;
+  const valued = rows.filter((row) => amount(row) !== undefined);
+  const missing = rows.filter((row) => amount(row) === undefined);
+  valued.sort((a, b) => {
+    const difference = amount(a)! - amount(b)!;
+    return (descending ? -difference : difference) || byId(a, b);
+  });
+  return [...valued, ...missing.sort(byId)].map((row) => row.id);
+}
+
+describe('sorting the chair’s list by a resource column', () => {
+  it('sorts the whole call by amount, numbers as numbers, N/A last, page after page', async () => {
+    const { ids } = w;
+    const query = resourceQuery('ATCA', 'hours');
+    const ascending = await allPages(w.people.chair, query, 3);
+    expect(ascending.rows.map((r) => r.id)).toEqual([
+      ids.zero,
+      ids.seven,
+      ids.draft,
+      ids.own,
+      ids.split,
+      ids.large,
+      // N/A, made first first.
+      ids.parkes,
+      ids.nightsOnly,
+      ids.nothing,
+      ids.text,
+      ids.unnamed,
+      ids.shared,
+    ]);
+    expect(ascending.last.sort).toBe('resource');
+    const descending = await allPages(w.people.chair, resourceQuery('ATCA', 'hours', true), 5);
+    expect(descending.rows.map((r) => r.id)).toEqual([
+      ids.large,
+      ids.split,
+      ids.own,
+      ids.draft,
+      ids.seven,
+      ids.zero,
+      ids.parkes,
+      ids.nightsOnly,
+      ids.nothing,
+      ids.text,
+      ids.unnamed,
+      ids.shared,
+    ]);
+    // The amounts the rows show in that column: multi-entry and multi-form sums.
+    const shown = (id: number) => ascending.rows.find((r) => r.id === id)!.resourceValues;
+    expect(shown(ids.split)).toEqual({
+      ATCA: { hours: 112.5, nights: 3 },
+      Parkes: { hours: 4 },
+      '': { terabytes: 3 },
+    });
+    expect(shown(ids.nightsOnly)).toEqual({ ATCA: { nights: 2 } });
+    expect(shown(ids.text)).toEqual({ ATCA: {} });
+  });
+
+  it.each([
+    ['ATCA', 'hours'],
+    ['ATCA', 'nights'],
+    ['Parkes', 'hours'],
+    ['Parkes', 'nights'],
+    ['', 'terabytes'],
+    ['', 'hours'],
+  ])('agrees with the domain’s values on %j %s, both ways', async (facility, field) => {
+    const everything = (await pageOf(w.people.chair, 'pageSize=100')).items;
+    for (const descending of [false, true]) {
+      const sorted = await allPages(w.people.chair, resourceQuery(facility, field, descending), 4);
+      expect(
+        sorted.rows.map((r) => r.id),
+        `${descending ? 'descending' : 'ascending'}`,
+      ).toEqual(domainOrder(everything, facility, field, descending));
+    }
+  });
+
+  it('sorts the rows a search finds', async () => {
+    const page = await pageOf(w.people.chair, `${resourceQuery('ATCA', 'hours', true)}&q=dr`);
+    // The names with "dr" in them, by ATCA hours, most first, N/A last.
+    expect(page.items.map((i) => i.proposalName)).toEqual([
+      'Andromeda',
+      'Draft dust',
+      'Shared draft',
+    ]);
+    expect(page.total).toBe(3);
+  });
+
+  it('gives admins the chairs’ order', async () => {
+    const chairs = await allPages(w.people.chair, resourceQuery('Parkes', 'hours', true), 100);
+    const admins = await allPages(w.people.admin, resourceQuery('Parkes', 'hours', true), 100);
+    expect(admins.rows.map((r) => r.id)).toEqual(chairs.rows.map((r) => r.id));
+  });
+
+  it('gives members and authors no order from it, whatever it names', async () => {
+    for (const who of [w.people.member, w.people.author]) {
+      for (const query of [resourceQuery('ATCA', 'hours', true), resourceQuery('Nowhere', 'x')]) {
+        const page = await pageOf(who, `${query}&pageSize=100`);
+        expect(page.items.length).toBeGreaterThan(0);
+        for (const item of page.items) expect(item).not.toHaveProperty('resourceValues');
+        const ids = page.items.map((i) => i.id);
+        expect(ids).toEqual([...ids].sort((a, b) => a - b));
+      }
+    }
+  });
+
+  it.each([
+    ['sort=resource&sortField=hours', 'sortFacility', resourceSortMessages.noFacility],
+    ['sort=-resource&sortFacility=ATCA', 'sortField', resourceSortMessages.noField],
+    ['sort=name&sortFacility=ATCA', 'sortFacility', resourceSortMessages.stray],
+    ['sortField=hours', 'sortField', resourceSortMessages.stray],
+  ])('refuses %s: %s', async (query, field, message) => {
+    const res = await get(w.people.chair, query);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'validation_error', fields: { [field]: [message] } });
+  });
+
+  it.each([
+    [
+      'a facility no proposal names',
+      resourceQuery('Mopra', 'hours'),
+      'sortFacility',
+      resourceSortMessages.unknownFacility('Mopra'),
+    ],
+    [
+      'a field no resource form has',
+      resourceQuery('ATCA', 'title'),
+      'sortField',
+      resourceSortMessages.unknownField('title'),
+    ],
+    [
+      'the unnamed facility’s field of no form',
+      resourceQuery('', 'gigabytes'),
+      'sortField',
+      resourceSortMessages.unknownField('gigabytes'),
+    ],
+  ])('refuses %s with a message that says so', async (_what, query, field, message) => {
+    const res = await get(w.people.chair, query);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      detail: message,
+      code: 'validation_error',
+      fields: { [field]: [message] },
+    });
+  });
+
+  it('refuses a facility or field given twice', async () => {
+    const res = await get(
+      w.people.chair,
+      'sort=resource&sortFacility=ATCA&sortFacility=Parkes&sortField=hours',
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields).toHaveProperty('sortFacility');
+  });
+});
+
+describe('the chair’s export: the whole call in one read', () => {
+  const exportOf = (who: Person, callId = w.callId) =>
+    who.call('GET', `/calls/${callId}/proposals/export/`);
+
+  it('holds the rows the pages hold, in the list’s order, with the call’s totals', async () => {
+    for (const who of [w.people.chair, w.people.admin]) {
+      const res = await exportOf(who);
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json() as CallProposalExport;
+      const pages = await allPages(who, 'sort=name', 2);
+      expect(body.items).toEqual(pages.rows);
+      expect(body.total).toBe(pages.last.total);
+      expect(body.total).toBe(Object.keys(w.ids).length);
+      expect(body.resourceTotals).toEqual(pages.last.resourceTotals);
+      expect(body.facilities).toEqual(pages.last.facilities);
+    }
+  });
+
+  it('carries the chair’s columns, and nothing of the reviews of the chair’s own', async () => {
+    const body = (await exportOf(w.people.chair)).json() as CallProposalExport;
+    const row = (id: number) => body.items.find((i) => i.id === id)!;
+    expect(row(w.ids.split)).toMatchObject({
+      reviewers: [{ id: w.people.member.user.id, name: 'Mia Member' }],
+      score: 4,
+      allReviewComments: [
+        { reviewer: { name: 'Mia Member' }, comments: [{ name: 'Strengths', value: 'Merit 4' }] },
+      ],
+      resourceValues: { ATCA: { hours: 112.5, nights: 3 } },
+    });
+    const own = row(w.ids.own);
+    expect(own.resourceValues).toEqual({ ATCA: { hours: 30 } });
+    for (const field of [
+      'reviewers',
+      'score',
+      'reviewScores',
+      'allReviewScores',
+      'allReviewComments',
+    ])
+      expect(own).not.toHaveProperty(field);
+    expect(JSON.stringify(body)).not.toContain('Merit 5');
+    // The draft the chair collaborates on is the chair's to edit; the others' are not.
+    expect(row(w.ids.shared).editable).toBe(true);
+    expect(row(w.ids.draft).editable).toBe(false);
+    expect(body.resourceTotals).toEqual({
+      '': { hours: 5, terabytes: 3.5 },
+      ATCA: { hours: 1149.5, nights: 35 },
+      Parkes: { hours: 54, nights: 5 },
+    });
+  });
+
+  it('refuses everyone but the call’s chairs', async () => {
+    for (const who of [w.people.member, w.people.author]) {
+      const res = await exportOf(who);
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({ code: 'forbidden', detail: expect.any(String) });
+      expect(res.body).not.toContain('Quasars');
+    }
+    const anonymous = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/v1/calls/${w.callId}/proposals/export/`,
+    });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json().code).toBe('not_authenticated');
+    for (const missing of [String(w.callId + 1000), 'x1', '0']) {
+      const res = await w.people.chair.call('GET', `/calls/${missing}/proposals/export/`);
+      expect(res.statusCode).toBe(404);
+      expect(res.json().code).toBe('not_found');
+    }
+  });
+
+  it('gives a call without proposals no rows, no totals and no facilities', async () => {
+    const { forms } = w;
+    const emptyCallId = await ctx.app.writeAs(
+      { id: w.people.admin.user.id, isAdmin: true },
+      (work) =>
+        saveCall(
+          work,
+          callPayload(
+            w.committeeId,
+            { proposal: forms.project, proposalMulti: forms.telescope, ...forms },
+            ctx.clock.now(),
+            { name: 'Empty call' },
+          ),
+        ),
+    );
+    const res = await exportOf(w.people.chair, emptyCallId);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ items: [], total: 0, resourceTotals: {}, facilities: [] });
+  });
+});
