@@ -1,7 +1,17 @@
 /**
- * `npm run bench`: measures what the budgets in shared/ARCHITECTURE.md name and
- * prints it. Not a test: nothing here fails on a slow number.
+ * `npm run bench`: every figure of issue 15, each beside the baseline measured in the
+ * same run, then one table of them all. Not a test: nothing here fails on a slow number.
  *
+ *   npm run bench                     # all figures on the 10,000-proposal call
+ *   npm run bench -- --only a,b       # some figures (letters, or startup, bundle)
+ *   npm run bench -- --small          # the 1,000-proposal call
+ *   npm run bench -- --quick          # shorter runs, for trying things out
+ *
+ * The figures (bench/figures/<name>.ts, registered in FIGURES below) read the data
+ * generator's manifest; when there is none (or it is old, or of another size) the
+ * generator runs first, on DATABASE_URL's PostgreSQL or an embedded PGlite.
+ *
+ * Besides the figures, two older measurements, until figure (f) takes them over:
  *   1. Start-up: wall time from spawning the server (as `npm start` runs it, the
  *      compiled dist/main.js) to its first health 200. Cold: a fresh DATA_DIR, so
  *      an empty embedded PGlite database, migrations and the initial admin. Warm:
@@ -19,6 +29,18 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/lib/chromium.mjs';
 import { REPO_ROOT, startServer } from '../scripts/lib/server.mjs';
+import { ensureManifest } from './lib/bench-server.js';
+import { DEFAULT_MANIFEST } from './lib/manifest.js';
+import { resultTable, type Figure, type FigureResult } from './lib/result.js';
+
+/**
+ * The figures of issue 15, by letter, in the order they run. Each module exports
+ * `run(options): Promise<FigureResult[]>` and runs alone with `npx tsx bench/figures/<name>.ts`.
+ */
+const FIGURES: Record<string, () => Promise<{ run: Figure }>> = {
+  a: () => import('./figures/a-list.js'),
+  b: () => import('./figures/b-proposal.js'),
+};
 
 const FIRST_PAGE_JS_BUDGET_BYTES = 200 * 1000;
 
@@ -34,8 +56,21 @@ const { values: options } = parseArgs({
     runs: { type: 'string', default: '5' },
     'skip-startup': { type: 'boolean', default: false },
     'skip-bundle': { type: 'boolean', default: false },
+    only: { type: 'string' },
+    small: { type: 'boolean', default: false },
+    quick: { type: 'boolean', default: false },
+    manifest: { type: 'string', default: DEFAULT_MANIFEST },
   },
 });
+const only = options.only
+  ?.split(',')
+  .map((name) => name.trim())
+  .filter(Boolean);
+const parts = ['startup', 'bundle', ...Object.keys(FIGURES)];
+const unknown = only?.filter((name) => !parts.includes(name)) ?? [];
+if (unknown.length > 0)
+  throw new Error(`--only: no figure ${unknown.join(', ')}; choose from ${parts.join(', ')}.`);
+const wanted = (name: string) => !only || only.includes(name);
 const runs = Number(options.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a positive integer');
 
@@ -158,13 +193,32 @@ async function benchFirstPageJs(): Promise<void> {
   }
 }
 
+async function benchFigures(letters: string[]): Promise<FigureResult[]> {
+  const log = (line: string) => console.log(line);
+  await ensureManifest(options.manifest, options.small ? 'small' : 'full', log);
+  const results: FigureResult[] = [];
+  for (const letter of letters) {
+    const { run } = await FIGURES[letter]!();
+    results.push(...(await run({ manifestPath: options.manifest, quick: options.quick, log })));
+  }
+  return results;
+}
+
 console.log(
   `# Merit benchmarks, ${new Date().toISOString().slice(0, 10)}, ` +
     `${cpus().length} cores, Node ${process.version}`,
 );
+const withStartup = wanted('startup') && !options['skip-startup'];
+const withBundle = wanted('bundle') && !options['skip-bundle'];
+const letters = Object.keys(FIGURES).filter(wanted);
 // The compiled server, and the built web app it serves; the browser needs Debian's Chromium.
-runScript('scripts/ensure-built.mjs');
-if (!options['skip-bundle']) runScript('scripts/ensure-chromium.mjs');
+// The API figures need only the server, which starting it builds when it is stale.
+if (withStartup || withBundle) runScript('scripts/ensure-built.mjs');
+if (withBundle) runScript('scripts/ensure-chromium.mjs');
 
-if (!options['skip-startup']) await benchStartup();
-if (!options['skip-bundle']) await benchFirstPageJs();
+if (withStartup) await benchStartup();
+if (withBundle) await benchFirstPageJs();
+if (letters.length > 0) {
+  const results = await benchFigures(letters);
+  console.log(`\n## Every figure beside its baseline\n\n${resultTable(results)}`);
+}

@@ -1,0 +1,89 @@
+/**
+ * What every figure needs: the generated call (made first when there is none, or it is
+ * too old for its tokens and windows), and the server started as in production on its
+ * database: the compiled dist/main.js, NODE_ENV=production, started by the helper the e2e
+ * suite uses.
+ */
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startServer } from '../../scripts/lib/server.mjs';
+import { FULL_SIZE, generate, generateOptionsFrom, SMALL_SIZE } from '../data.js';
+import { DEFAULT_MANIFEST, readManifest, type Manifest } from './manifest.js';
+import { resultTable, type Figure, type FigureOptions } from './result.js';
+
+/** Tokens idle out after 14 days and the review window ends 30 days after generation. */
+const MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * The manifest at `path`, generated first when it is missing, older than a week, or of
+ * another size than asked for (`small`: 1,000 proposals; otherwise 10,000). The database
+ * is DATABASE_URL's or an embedded one, as `npm run bench:data` chooses.
+ */
+export async function ensureManifest(
+  path: string,
+  size: 'small' | 'full' | 'any',
+  log: (line: string) => void,
+): Promise<Manifest> {
+  if (existsSync(path)) {
+    const manifest = await readManifest(path);
+    const age = Date.now() - new Date(manifest.generatedAt).getTime();
+    const wanted = size === 'small' ? SMALL_SIZE : FULL_SIZE;
+    const sizeFits = size === 'any' || manifest.size.proposals === wanted.proposals;
+    const sameDatabase =
+      'url' in manifest.database
+        ? manifest.database.url === process.env.DATABASE_URL
+        : !process.env.DATABASE_URL;
+    if (age < MAX_AGE_MS && sizeFits && sameDatabase) return manifest;
+    log(`The data at ${path} is ${sizeFits ? 'too old or elsewhere' : 'of another size'}; generating it again.`);
+  } else {
+    log(`No benchmark data at ${path}; generating it (npm run bench:data).`);
+  }
+  const options = generateOptionsFrom(size === 'small' ? ['--small'] : []);
+  // Data this command generated before may go; anyone else's database is refused if it holds calls.
+  const previous = existsSync(path) ? await readManifest(path) : undefined;
+  const ours =
+    previous && 'url' in previous.database && previous.database.url === options.databaseUrl;
+  return generate({ ...options, manifestPath: path, reset: Boolean(ours), log });
+}
+
+export type BenchServer = Awaited<ReturnType<typeof startServer>>;
+
+/** The compiled server on the manifest's database, as `npm start` runs it in production. */
+export function startBenchServer(manifest: Manifest): Promise<BenchServer> {
+  const database = manifest.database;
+  return startServer({
+    env: {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: 'url' in database ? database.url : undefined,
+    },
+    ...('dataDir' in database ? { dataDir: database.dataDir } : {}),
+  });
+}
+
+export const databaseName = (manifest: Manifest) =>
+  'url' in manifest.database ? 'PostgreSQL' : 'PGlite';
+
+/**
+ * Runs one figure when its file is run on its own (`npx tsx bench/figures/a-list.ts`),
+ * with `--quick`, `--small` and `--manifest`, and prints its table.
+ */
+export async function runAlone(figure: Figure, moduleUrl: string): Promise<void> {
+  if (!process.argv[1] || pathToFileURL(process.argv[1]).href !== moduleUrl) return;
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      small: { type: 'boolean', default: false },
+      manifest: { type: 'string', default: DEFAULT_MANIFEST },
+    },
+  });
+  const options: FigureOptions = {
+    manifestPath: values.manifest,
+    quick: values.quick,
+    log: (line) => console.log(line),
+  };
+  await ensureManifest(options.manifestPath, values.small ? 'small' : 'any', options.log);
+  const results = await figure(options);
+  console.log(`\n${resultTable(results)}`);
+}
