@@ -135,6 +135,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
             method,
             url: route.url,
             body: route.schema?.body as RegisteredRoute['body'],
+            query: route.schema?.querystring as RegisteredRoute['query'],
+            params: route.schema?.params as RegisteredRoute['params'],
           });
       }
     });

@@ -18,6 +18,9 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   body?: ZodType;
+  /** The query string and path parameter schemas, for the route fuzzer (test/fuzz). */
+  query?: ZodType;
+  params?: ZodType;
 }
 
 /** Who a request acts as, once its token has been checked. */
