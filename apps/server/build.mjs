@@ -52,6 +52,8 @@ const result = await build({
     main: 'src/main.ts',
     migrate: 'src/cli/migrate.ts',
     'create-admin': 'src/cli/create-admin.ts',
+    backup: 'src/cli/backup.ts',
+    restore: 'src/cli/restore.ts',
   },
   outdir,
   bundle: true,

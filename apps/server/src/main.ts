@@ -1,6 +1,7 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DatabaseConnectError } from './db/client.js';
+import { dataDirInUse, holdDataDir } from './lib/online-backup.js';
 import { ensureFirstAdmin } from './modules/users/users.service.js';
 
 /** How long a shutdown waits for requests in flight before giving up. */
@@ -37,6 +38,13 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  // Two processes on one embedded database corrupt it (lib/online-backup.ts).
+  if (!config.databaseUrl && (await dataDirInUse(config.dataDir))) {
+    fail(
+      `Another Merit process (a server, a backup or a restore) is using DATA_DIR ${config.dataDir}. Stop it first, or give this server its own DATA_DIR.`,
+    );
+  }
+
   let app;
   try {
     app = await buildApp(config);
@@ -44,6 +52,14 @@ async function main(): Promise<void> {
     if (error instanceof DatabaseConnectError) fail(error.message);
     throw error;
   }
+
+  // From now on `npm run backup` asks this process for snapshots of the embedded
+  // database, and another server refuses to open it.
+  const releaseDataDir = app.database.snapshot
+    ? await holdDataDir(config.dataDir, app.database, (error) =>
+        app.log.error({ err: error }, 'a backup snapshot failed'),
+      )
+    : undefined;
 
   const created = await ensureFirstAdmin(app.db, config.initialAdmin);
   if (created?.password) {
@@ -74,7 +90,7 @@ async function main(): Promise<void> {
     // keep-alive connections and hold the close up; each one is closed once it is idle.
     const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
     sweep.unref();
-    app.close().then(
+    Promise.all([releaseDataDir?.(), app.close()]).then(
       () => process.exit(0),
       (error: unknown) => {
         app.log.error({ err: error }, 'error while shutting down');

@@ -34,6 +34,13 @@ export interface Database {
    * until this is called, the console.
    */
   useLogger(log: ErrorLogger): void;
+  /**
+   * PGlite only (undefined on PostgreSQL, which pg_dump backs up): runs `copy` with a tar
+   * of the data folder taken while no transaction is open, and while `copy` runs no query
+   * starts, so what `copy` also takes (the stored files) matches it. The tar holds what
+   * a crash at that instant would leave: PGlite replays its WAL when it opens a copy.
+   */
+  snapshot?<T>(copy: (dataDirTar: Uint8Array) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -124,6 +131,16 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     },
     // PGlite runs inside this process: its errors reject the query that met them.
     useLogger: () => {},
+    snapshot: async (copy) => {
+      // Written out first, so a copy opened later has little WAL to replay.
+      await client.exec('checkpoint');
+      // The transaction lock keeps every query and transaction out; dumpDataDir takes
+      // the query lock inside it.
+      return client._runExclusiveTransaction(async () => {
+        const tar = await client.dumpDataDir('none');
+        return copy(new Uint8Array(await tar.arrayBuffer()));
+      });
+    },
     close: async () => {
       if (!client.closed) await client.close();
     },
