@@ -1,0 +1,83 @@
+import path from 'node:path';
+import { format, resolveConfig } from 'prettier';
+import { PERSONA_DESCRIPTIONS, PERSONAS } from './personas.js';
+import type { Row } from './rows.js';
+
+/** The committed page the table is written to. */
+export const DOC_PATH = path.resolve(import.meta.dirname, '../../../../docs/authorization.md');
+
+export const UPDATE_COMMAND =
+  'UPDATE_AUTHORIZATION_DOC=1 npx vitest run --project server:pglite apps/server/test/authorization.api.test.ts';
+
+const rowLabel = (row: Row) => `\`${row.route}\`${row.note ? ` (${row.note})` : ''}`;
+
+/** The table itself, one line per row and one column per persona. */
+function matrix(rows: readonly Row[]): string {
+  const header = `| Route | ${PERSONAS.join(' | ')} |`;
+  const rule = `| --- | ${PERSONAS.map(() => '---:').join(' | ')} |`;
+  const lines = rows.map(
+    (row) => `| ${rowLabel(row)} | ${PERSONAS.map((p) => row.expect[p]).join(' | ')} |`,
+  );
+  return [header, rule, ...lines].join('\n');
+}
+
+/** docs/authorization.md, formatted as prettier formats it, so `prettier --check` agrees. */
+export async function authorizationDoc(rows: readonly Row[]): Promise<string> {
+  const routes = new Set(rows.map((r) => r.route)).size;
+  const cells = rows.length * PERSONAS.length;
+  const success = rows.reduce(
+    (n, row) => n + PERSONAS.filter((p) => row.expect[p] >= 200 && row.expect[p] < 300).length,
+    0,
+  );
+  const text = `# Authorization matrix
+
+Every route of the API against every kind of caller: the HTTP status each one gets for a
+request that is otherwise valid. It covers ${PERSONAS.length} personas x ${rows.length} rows
+(${routes} routes, a few of them in two or three situations) = ${cells} cells, ${success} of
+them 2xx. \`apps/server/test/authorization.api.test.ts\` makes every one of these requests,
+on PGlite and on PostgreSQL, and fails when a status differs from this table, when the
+server registers a route the table does not list, when an answer shows a caller something
+they may not see (below), or when this page differs from the table. To rewrite it:
+
+\`\`\`sh
+${UPDATE_COMMAND}
+\`\`\`
+
+## Personas
+
+Each cell has a new caller of its kind with a new token; a row that acts on a proposal
+makes one for each cell, in that caller's relation to it.
+
+| Persona | Who |
+| --- | --- |
+${PERSONAS.map((p) => `| ${p} | ${PERSONA_DESCRIPTIONS[p]} |`).join('\n')}
+
+## What an answer may not show
+
+Each answer, body and headers (a PDF's text too), is searched for canaries, distinctive
+strings seeded in the data, that the caller may not see. Every proposal a row makes carries a canary decision summary, and once submitted a review by
+a canary reviewer: a comment, a score, and the reviewer's name, email and user id. An author
+or collaborator made for it has a canary email. A submitted proposal and a draft with
+canaries sit in each call too: one open for submission, one in its review period, one
+closed, and one of the other committee. By the spec (section 6) and ARCHITECTURE.md
+("Visibility", "Roles"):
+
+- Reviews, scores and reviewer identities: never to the proposal's author or collaborators,
+  whatever else they are; to the chairs of its committee and admins; to the members who may
+  review it now (assigned, review period open).
+- A decision summary: to its author and collaborators once the call is closed, not before; to
+  the chairs of its committee and admins; to nobody else.
+- The emails of a proposal's people: to whoever sees the proposal (its people, the chairs of
+  its committee and admins, its committee's members once it is submitted).
+
+## The table
+
+${matrix(rows)}
+`;
+  const options = await resolveConfig(DOC_PATH);
+  return format(text, { ...options, filepath: DOC_PATH });
+}
+
+/** The table alone, for the test's output. */
+export const printableMatrix = async (rows: readonly Row[]) =>
+  format(matrix(rows), { parser: 'markdown', printWidth: 100 });

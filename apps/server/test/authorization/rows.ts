@@ -1,0 +1,790 @@
+import { proposalCollaborators, proposalResponses } from '../../src/db/schema.js';
+import { addExtension } from '../../src/modules/calls/calls.service.js';
+import { makeForm, makeFormName, simpleSchema } from '../admin-fixtures.js';
+import { assignReviewers, callPayload } from '../call-fixtures.js';
+import { giveRole, makeCommittee } from '../helpers.js';
+import { proposalTypeOf } from '../proposal-fixtures.js';
+import {
+  adminOnly,
+  anyChair,
+  chairsOnly,
+  everyone,
+  loggedIn,
+  onProposal,
+  registering,
+  type Expected,
+} from './personas.js';
+import {
+  canaryReviewOf,
+  newCall,
+  newFile,
+  newMember,
+  newProposal,
+  newUser,
+  unique,
+  type Caller,
+  type World,
+} from './world.js';
+
+export interface Request {
+  params?: Record<string, number | string>;
+  query?: Record<string, string>;
+  payload?: Record<string, unknown> | Buffer;
+  /** Headers the route's protocol needs besides the caller's (tus, multipart). */
+  headers?: Record<string, string>;
+}
+
+export interface Row {
+  route: string;
+  /** Tells apart two rows of one route. */
+  note?: string;
+  /**
+   * The request's parts, made for one cell: a row that reads or changes a proposal makes
+   * its own, in the caller's relation to it (theirs for the author, and so on).
+   */
+  request?: (w: World, caller: Caller) => Promise<Request> | Request;
+  expect: Expected;
+  /** Its answers are PDFs whose text is searched too (not only their bytes). */
+  pdf?: boolean;
+}
+
+/** A multipart form with one small file, as the spec's upload endpoints take it. */
+async function multipartRequest(fields: Record<string, string>): Promise<Request> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  form.append('file', new Blob(['%PDF-1.4 a file']), 'cv.pdf');
+  const encoded = new Response(form);
+  return {
+    payload: Buffer.from(await encoded.arrayBuffer()),
+    headers: { 'content-type': encoded.headers.get('content-type')! },
+  };
+}
+
+const tusHeaders = { 'tus-resumable': '1.0.0' };
+/** An upload id no upload has. */
+const NO_UPLOAD = '0123456789abcdef0123456789abcdef';
+
+/** Those who see a draft: its people, the committee's chairs and admins. */
+const seeDraft = (status: number) => ({
+  author: status,
+  collaborator: status,
+  chair: status,
+  chairAuthor: status,
+  admin: status,
+});
+/** Those who see a submitted proposal: also the committee's members. */
+const seeSubmitted = (status: number) => ({
+  ...seeDraft(status),
+  member: status,
+  reviewer: status,
+});
+/** May edit a draft: its author and collaborators; chairs see it and are refused. */
+const editDraft = (status: number) => ({
+  ...seeDraft(403),
+  author: status,
+  collaborator: status,
+  chairAuthor: status,
+});
+/** Only the author: collaborators and chairs see it and are refused. */
+const authorOnly = (status: number) => ({ ...seeDraft(403), author: status, chairAuthor: status });
+/**
+ * Chairs' business on a submitted proposal: everyone else who sees it is refused, its
+ * author and collaborators above all, a chair among them too.
+ */
+const chairsOfSubmitted = (status: number) => ({
+  ...seeSubmitted(403),
+  chair: status,
+  admin: status,
+});
+
+export const table: Row[] = [
+  { route: 'GET /api/v1/health', expect: everyone(200) },
+  { route: 'GET /api/v1/live', expect: everyone(200) },
+  // Wrong credentials on purpose: the route is open to all, and a bad login is a 400 for anyone.
+  {
+    route: 'POST /api/v1/auth/login/',
+    request: () => ({ payload: { username: `nobody_${unique()}`, password: 'wrong password' } }),
+    expect: everyone(400),
+  },
+  { route: 'GET /api/v1/auth/captcha/', expect: everyone(200) },
+  {
+    route: 'POST /api/v1/auth/registration/',
+    request: () => ({ payload: {} }),
+    expect: everyone(400),
+  },
+  {
+    route: 'POST /api/v1/auth/registration/verify-email/',
+    request: () => ({ payload: { key: 'no-such-key' } }),
+    expect: everyone(404),
+  },
+  {
+    route: 'POST /api/v1/auth/registration/resend-email/',
+    request: () => ({ payload: { email: 'nobody@example.org' } }),
+    expect: everyone(200),
+  },
+  {
+    route: 'POST /api/v1/auth/password/reset/',
+    request: () => ({ payload: { email: 'nobody@example.org' } }),
+    expect: everyone(200),
+  },
+  {
+    route: 'POST /api/v1/auth/password/reset/confirm/',
+    request: () => ({
+      payload: {
+        uid: 'MQ',
+        token: 'not-a-token',
+        newPassword1: 'a new pass phrase',
+        newPassword2: 'a new pass phrase',
+      },
+    }),
+    expect: everyone(400),
+  },
+  {
+    // Callers have no password, so the change is refused as bad input for everyone let in.
+    route: 'POST /api/v1/auth/password/change/',
+    request: () => ({
+      payload: {
+        oldPassword: 'wrong password',
+        newPassword1: 'a new pass phrase',
+        newPassword2: 'a new pass phrase',
+      },
+    }),
+    expect: loggedIn(400),
+  },
+  { route: 'GET /api/v1/auth/methods/', expect: everyone(200) },
+  // Federated login is off in this app (no OIDC_ISSUER), so its routes answer 404;
+  // oidc.api.test.ts covers them switched on.
+  { route: 'GET /api/v1/auth/oidc/login/', expect: everyone(404) },
+  { route: 'GET /api/v1/auth/oidc/callback/', expect: everyone(404) },
+  {
+    route: 'POST /api/v1/auth/oidc/exchange/',
+    request: () => ({ payload: { code: 'x' } }),
+    expect: everyone(404),
+  },
+  { route: 'POST /api/v1/auth/oidc/link/', expect: loggedIn(404) },
+  {
+    // Only an incomplete registration can be completed; a complete one is a conflict.
+    route: 'POST /api/v1/auth/complete_registration/',
+    request: () => ({
+      payload: {
+        institution: 'Example University',
+        gender_choice: 'OTHER',
+        phone_number: '+61 2 1234 5678',
+        is_student: false,
+      },
+    }),
+    expect: { ...registering(409), incomplete: 200 },
+  },
+  { route: 'POST /api/v1/auth/logout/', expect: registering(200) },
+  { route: 'GET /api/v1/user_details/', expect: registering(200) },
+  {
+    route: 'PATCH /api/v1/user_details/',
+    request: () => ({ payload: { is_student: true } }),
+    expect: loggedIn(200),
+  },
+  { route: 'GET /api/v1/user_hash/', expect: loggedIn(200) },
+  { route: 'POST /api/v1/user_hash/', expect: loggedIn(200) },
+  // Administration.
+  { route: 'GET /api/v1/users/', expect: adminOnly(200) },
+  {
+    route: 'GET /api/v1/users/:id/',
+    request: async (w) => ({ params: { id: (await newUser(w)).id } }),
+    expect: adminOnly(200),
+  },
+  {
+    route: 'PATCH /api/v1/users/:id/',
+    request: async (w) => ({
+      params: { id: (await newUser(w)).id },
+      payload: { is_admin: false, is_active: true },
+    }),
+    expect: adminOnly(200),
+  },
+  {
+    route: 'GET /api/v1/roles/:userId/',
+    request: async (w) => ({ params: { userId: (await newUser(w)).id } }),
+    expect: adminOnly(200),
+  },
+  {
+    route: 'POST /api/v1/roles/:userId/',
+    request: async (w) => ({
+      params: { userId: (await newUser(w)).id },
+      payload: {
+        committeeId: w.committeeId,
+        role: 'MEMBER',
+        commencement: '2026-01-01',
+        termination: '2026-12-31',
+      },
+    }),
+    expect: adminOnly(201),
+  },
+  {
+    route: 'PATCH /api/v1/roles/:userId/',
+    request: async (w) => {
+      const target = await newUser(w);
+      const role = await giveRole(w.ctx.app, target.id, w.committeeId, 'MEMBER', w.ctx.clock.now());
+      return {
+        params: { userId: target.id },
+        payload: {
+          id: role.id,
+          committeeId: w.committeeId,
+          role: 'CHAIR',
+          commencement: '2026-01-01',
+          termination: '2027-12-31',
+        },
+      };
+    },
+    expect: adminOnly(200),
+  },
+  {
+    route: 'DELETE /api/v1/roles/:id/',
+    request: async (w) => {
+      const target = await newUser(w);
+      const role = await giveRole(w.ctx.app, target.id, w.committeeId, 'MEMBER', w.ctx.clock.now());
+      return { params: { id: role.id } };
+    },
+    expect: adminOnly(204),
+  },
+  {
+    // Its chairs read it too, to choose reviewers: the members' names and emails.
+    route: 'GET /api/v1/committee_members/',
+    request: (w) => ({ query: { committee: String(w.committeeId) } }),
+    expect: chairsOnly(200),
+  },
+  { route: 'GET /api/v1/committees/', expect: adminOnly(200) },
+  {
+    route: 'GET /api/v1/committees/:id/',
+    request: (w) => ({ params: { id: w.committeeId } }),
+    expect: adminOnly(200),
+  },
+  {
+    route: 'POST /api/v1/committees/',
+    request: () => ({ payload: { name: `Committee ${unique()}` } }),
+    expect: adminOnly(201),
+  },
+  {
+    route: 'DELETE /api/v1/committees/',
+    request: async (w) => ({ payload: { id: (await makeCommittee(w.ctx.app)).id } }),
+    expect: adminOnly(204),
+  },
+  { route: 'GET /api/v1/form_names/', expect: adminOnly(200) },
+  {
+    route: 'POST /api/v1/form_names/',
+    request: () => ({
+      payload: { name: `authz_${unique()}`, display_name: 'Authorization table', type: 0 },
+    }),
+    expect: adminOnly(201),
+  },
+  {
+    route: 'DELETE /api/v1/form_names/',
+    request: async (w) => ({ payload: { id: (await makeFormName(w.ctx.app)).id } }),
+    expect: adminOnly(204),
+  },
+  // Chairs of any committee read forms too, to choose them for their calls; a chair whose
+  // role ended is a plain user again.
+  { route: 'GET /api/v1/forms/', expect: anyChair(200) },
+  {
+    route: 'GET /api/v1/forms/',
+    note: 'one form',
+    request: (w) => ({ query: { id: String(w.form) } }),
+    expect: anyChair(200),
+  },
+  {
+    route: 'GET /api/v1/users/lookup/',
+    request: () => ({ query: { q: 'Table' } }),
+    expect: anyChair(200),
+  },
+  {
+    route: 'POST /api/v1/forms/',
+    request: (w) => ({
+      payload: {
+        isNew: true,
+        name: w.formName,
+        version: `authz ${unique()}`,
+        jsonSchema: simpleSchema,
+        uiSchema: {},
+        options: null,
+      },
+    }),
+    expect: adminOnly(201),
+  },
+  {
+    route: 'DELETE /api/v1/forms/',
+    request: async (w) => ({ payload: { id: (await makeForm(w.ctx.app, w.formName)).id } }),
+    expect: adminOnly(204),
+  },
+  { route: 'GET /api/v1/form_examples/', expect: adminOnly(200) },
+  // Calls.
+  { route: 'GET /api/v1/calls/', expect: loggedIn(200) },
+  { route: 'GET /api/v1/calls/open/', expect: loggedIn(200) },
+  { route: 'GET /api/v1/calls/closed/', expect: loggedIn(200) },
+  {
+    route: 'GET /api/v1/calls/:id/',
+    request: (w) => ({ params: { id: w.call.id } }),
+    expect: loggedIn(200),
+  },
+  {
+    route: 'GET /api/v1/calls/:id/manage/',
+    request: (w) => ({ params: { id: w.call.id } }),
+    expect: chairsOnly(200),
+  },
+  {
+    route: 'GET /api/v1/proposal_form_order/:callId/',
+    request: (w) => ({ params: { callId: w.call.id } }),
+    expect: loggedIn(200),
+  },
+  {
+    route: 'GET /api/v1/review_form_order/:callId/',
+    request: (w) => ({ params: { callId: w.call.id } }),
+    expect: loggedIn(200),
+  },
+  {
+    // A chair of another committee chairs calls, but not in this committee.
+    route: 'POST /api/v1/new_call/',
+    request: (w) => ({
+      payload: callPayload(w.committeeId, w.forms, w.ctx.clock.now()) as Record<string, unknown>,
+    }),
+    expect: chairsOnly(201),
+  },
+  {
+    route: 'POST /api/v1/new_extension/',
+    request: async (w) => ({
+      payload: {
+        callId: w.call.id,
+        user: (await newUser(w)).id,
+        commencement: '2026-06-10T00:00:00Z',
+        termination: '2026-06-12T00:00:00Z',
+        reason: 'Illness',
+      },
+    }),
+    expect: chairsOnly(201),
+  },
+  {
+    route: 'DELETE /api/v1/delete_extension/',
+    request: async (w) => {
+      const now = w.ctx.clock.now();
+      const user = await newUser(w);
+      const extension = await w.ctx.app.writeAs(w.admin, (work) =>
+        addExtension(work, {
+          callId: w.call.id,
+          user: user.id,
+          commencement: now.toISOString(),
+          termination: now.toISOString(),
+          reason: '',
+        }),
+      );
+      return { payload: { callId: w.call.id, extensionId: extension.id } };
+    },
+    expect: chairsOnly(204),
+  },
+  {
+    // A call whose review period ended: closable once, by each chair on their own copy.
+    route: 'POST /api/v1/close_call/',
+    request: async (w) => ({ payload: { callId: await newCall(w, 60) } }),
+    expect: chairsOnly(200),
+  },
+  // Proposals. Each cell's proposal is the caller's when they are its author, has them as a
+  // collaborator or an assigned reviewer when they are those, and carries canaries: a
+  // decision summary, and once submitted a review by a canary reviewer.
+  {
+    route: 'GET /api/v1/proposals/',
+    request: async (w, c) => {
+      await newProposal(w, c, { stateVal: 1, call: w.reviewCall });
+      return {};
+    },
+    expect: loggedIn(200),
+  },
+  {
+    route: 'GET /api/v1/calls/:callId/proposals/',
+    request: async (w, c) => {
+      await newProposal(w, c, { stateVal: 1 });
+      return { params: { callId: w.call.id } };
+    },
+    expect: loggedIn(200),
+  },
+  {
+    route: 'GET /api/v1/calls/:callId/proposals/',
+    note: 'in review',
+    request: async (w, c) => {
+      await newProposal(w, c, { stateVal: 1, call: w.reviewCall });
+      return { params: { callId: w.reviewCall.id } };
+    },
+    expect: loggedIn(200),
+  },
+  {
+    // Everything the chairs' downloads need, in one read.
+    route: 'GET /api/v1/calls/:callId/proposals/export/',
+    request: async (w, c) => {
+      await newProposal(w, c, { stateVal: 1, call: w.reviewCall });
+      return { params: { callId: w.reviewCall.id } };
+    },
+    expect: chairsOnly(200),
+  },
+  {
+    route: 'GET /api/v1/proposals/:id/',
+    note: 'a draft',
+    request: async (w, c) => ({ params: { id: (await newProposal(w, c)).id } }),
+    expect: onProposal(seeDraft(200)),
+  },
+  {
+    route: 'GET /api/v1/proposals/:id/',
+    note: 'submitted',
+    request: async (w, c) => ({ params: { id: (await newProposal(w, c, { stateVal: 1 })).id } }),
+    expect: onProposal(seeSubmitted(200)),
+  },
+  {
+    // Its assigned reviewer may review it now, and sees its reviews and scores.
+    route: 'GET /api/v1/proposals/:id/',
+    note: 'in review',
+    request: async (w, c) => ({
+      params: { id: (await newProposal(w, c, { stateVal: 1, call: w.reviewCall })).id },
+    }),
+    expect: onProposal(seeSubmitted(200)),
+  },
+  {
+    // Its decision summary reaches its people now, its reviews never.
+    route: 'GET /api/v1/proposals/:id/',
+    note: 'call closed',
+    request: async (w, c) => ({
+      params: { id: (await newProposal(w, c, { stateVal: 1, call: w.closedCall })).id },
+    }),
+    expect: onProposal(seeSubmitted(200)),
+  },
+  {
+    route: 'DELETE /api/v1/proposals/:id/',
+    request: async (w, c) => ({ params: { id: (await newProposal(w, c)).id } }),
+    expect: onProposal(authorOnly(204)),
+  },
+  {
+    // Submission to the call is open: anyone may start a proposal.
+    route: 'POST /api/v1/update_proposal_name/',
+    note: 'create',
+    request: async (w) => ({
+      payload: {
+        callId: w.call.id,
+        isNew: true,
+        name: 'A proposal',
+        type: await proposalTypeOf(w.ctx.app, w.call.id),
+      },
+    }),
+    expect: loggedIn(201),
+  },
+  {
+    route: 'POST /api/v1/update_proposal_name/',
+    note: 'rename',
+    request: async (w, c) => ({
+      payload: {
+        callId: w.call.id,
+        isNew: false,
+        proposalId: (await newProposal(w, c)).id,
+        name: 'B',
+      },
+    }),
+    expect: onProposal(editDraft(200)),
+  },
+  {
+    route: 'POST /api/v1/proposal_responses/',
+    note: 'new: true creates the proposal',
+    request: async (w) => ({
+      payload: {
+        call: w.call.id,
+        proposalTypeId: await proposalTypeOf(w.ctx.app, w.call.id),
+        new: true,
+        proposalName: 'A proposal',
+        hash: 1,
+        formId: w.forms.proposal,
+        data: { title: 'Answers' },
+      },
+    }),
+    expect: loggedIn(201),
+  },
+  {
+    route: 'POST /api/v1/proposal_responses/',
+    note: 'an existing proposal',
+    request: async (w, c) => {
+      const proposal = await newProposal(w, c);
+      return {
+        payload: {
+          call: w.call.id,
+          proposalTypeId: proposal.proposalTypeId,
+          proposal: proposal.id,
+          new: false,
+          hash: 1,
+          formId: w.forms.proposal,
+          data: { title: 'Answers' },
+        },
+      };
+    },
+    expect: onProposal(editDraft(200)),
+  },
+  {
+    // Two entries, so the first can go.
+    route: 'DELETE /api/v1/delete_multi_form/',
+    request: async (w, c) => {
+      const proposal = await newProposal(w, c);
+      const now = w.ctx.clock.now();
+      await w.ctx.app.db.insert(proposalResponses).values(
+        [0, 1].map((entryIndex) => ({
+          proposalId: proposal.id,
+          formId: w.forms.proposalMulti,
+          entryIndex,
+          data: { title: `Entry ${entryIndex}` },
+          updatedAt: now,
+        })),
+      );
+      return {
+        payload: {
+          callId: w.call.id,
+          proposalId: proposal.id,
+          formId: w.forms.proposalMulti,
+          formIndex: 0,
+        },
+      };
+    },
+    expect: onProposal(editDraft(204)),
+  },
+  {
+    route: 'POST /api/v1/collaborators/',
+    request: async (w, c) => ({
+      payload: { proposalId: (await newProposal(w, c)).id, hash: (await newUser(w)).hash },
+    }),
+    expect: onProposal(authorOnly(201)),
+  },
+  {
+    // Another collaborator's removal: the author's business.
+    route: 'DELETE /api/v1/collaborators/',
+    request: async (w, c) => {
+      const proposal = await newProposal(w, c);
+      const collaborator = await newUser(w);
+      await w.ctx.app.db
+        .insert(proposalCollaborators)
+        .values({ proposalId: proposal.id, userId: collaborator.id });
+      return { payload: { proposalId: proposal.id, userId: collaborator.id } };
+    },
+    expect: onProposal(authorOnly(204)),
+  },
+  {
+    route: 'POST /api/v1/proposal_state/',
+    request: async (w, c) => ({ payload: { proposalId: (await newProposal(w, c)).id, state: 1 } }),
+    expect: onProposal(authorOnly(200)),
+  },
+  {
+    // Chairs write decisions; the proposal's own people and the members are refused.
+    route: 'POST /api/v1/update_decision_summary/',
+    request: async (w, c) => ({
+      payload: {
+        proposalId: (await newProposal(w, c, { stateVal: 1 })).id,
+        summary: '<p>Funded.</p>',
+      },
+    }),
+    expect: onProposal(chairsOfSubmitted(200)),
+  },
+  {
+    // Those who see it but may not edit are told who holds the lock, and never take it.
+    route: 'GET /api/v1/lock/:proposalId/',
+    request: async (w, c) => ({ params: { proposalId: (await newProposal(w, c)).id } }),
+    expect: onProposal(seeDraft(200)),
+  },
+  {
+    route: 'DELETE /api/v1/lock/:proposalId/',
+    request: async (w, c) => ({ params: { proposalId: (await newProposal(w, c)).id } }),
+    expect: onProposal(seeDraft(204)),
+  },
+  // Files: whoever may edit the proposal uploads and deletes, whoever sees it downloads.
+  {
+    route: 'POST /api/v1/uploads/',
+    request: async (w, c) => ({
+      headers: {
+        ...tusHeaders,
+        'upload-length': '10',
+        'upload-metadata': `proposal ${Buffer.from(String((await newProposal(w, c)).id)).toString('base64')}`,
+      },
+    }),
+    expect: onProposal(editDraft(201)),
+  },
+  {
+    route: 'PATCH /api/v1/uploads/:uploadId',
+    request: () => ({
+      params: { uploadId: NO_UPLOAD },
+      headers: {
+        ...tusHeaders,
+        'upload-offset': '0',
+        'content-type': 'application/offset+octet-stream',
+      },
+      payload: Buffer.from('bytes'),
+    }),
+    expect: loggedIn(404),
+  },
+  {
+    route: 'DELETE /api/v1/uploads/:uploadId',
+    request: () => ({ params: { uploadId: NO_UPLOAD }, headers: tusHeaders }),
+    expect: loggedIn(404),
+  },
+  {
+    route: 'POST /api/v1/proposal_file/',
+    request: async (w, c) => multipartRequest({ proposal: String((await newProposal(w, c)).id) }),
+    expect: onProposal(editDraft(201)),
+  },
+  {
+    route: 'POST /api/v1/proposal_response_pdf/',
+    request: async (w, c) =>
+      multipartRequest({
+        proposal: String((await newProposal(w, c)).id),
+        form: String(w.fileForm),
+        field: 'cv',
+      }),
+    expect: onProposal(editDraft(200)),
+  },
+  {
+    route: 'GET /api/v1/proposal_files/:proposalId/',
+    request: async (w, c) => ({ params: { proposalId: (await newProposal(w, c)).id } }),
+    expect: onProposal(seeDraft(200)),
+  },
+  {
+    route: 'DELETE /api/v1/proposal_file/',
+    request: async (w, c) => {
+      const { proposal, file } = await newFile(w, c);
+      return { payload: { proposal: proposal.id, file: file.id } };
+    },
+    expect: onProposal(editDraft(204)),
+  },
+  {
+    route: 'POST /api/v1/download_tickets/',
+    request: async (w, c) => ({ payload: { fileId: (await newFile(w, c)).file.id } }),
+    expect: onProposal(seeDraft(200)),
+  },
+  {
+    route: 'GET /api/v1/proposal_file/',
+    request: async (w, c) => {
+      const { proposal, file } = await newFile(w, c);
+      return { query: { proposal: String(proposal.id), file: String(file.id) } };
+    },
+    expect: onProposal(seeDraft(200)),
+  },
+  {
+    route: 'GET /api/v1/proposal_response_pdf/',
+    request: async (w, c) => {
+      const { proposal, file } = await newFile(w, c);
+      return { query: { proposal: String(proposal.id), file: String(file.id) } };
+    },
+    expect: onProposal(seeDraft(200)),
+  },
+  {
+    route: 'GET /api/v1/files/:fileId/',
+    note: 'with the Authorization header; tickets in files.api.test.ts',
+    request: async (w, c) => ({ params: { fileId: (await newFile(w, c)).file.id } }),
+    expect: onProposal(seeDraft(200)),
+  },
+  {
+    // The PDF's text is searched too: its author's copy holds no review and no decision.
+    route: 'GET /api/v1/download_proposal_extract/:proposalId/',
+    request: async (w, c) => ({
+      params: { proposalId: (await newProposal(w, c, { stateVal: 1, call: w.reviewCall })).id },
+    }),
+    expect: onProposal(seeSubmitted(200)),
+    pdf: true,
+  },
+  {
+    route: 'GET /api/v1/download_proposal_extract/:proposalId/',
+    note: 'call closed',
+    request: async (w, c) => ({
+      params: { proposalId: (await newProposal(w, c, { stateVal: 1, call: w.closedCall })).id },
+    }),
+    expect: onProposal(seeSubmitted(200)),
+    pdf: true,
+  },
+  // Reviews, on proposals of the call in its review period: their assigned reviewers may
+  // review them now.
+  {
+    route: 'POST /api/v1/reviewers/',
+    request: async (w, c) => ({
+      payload: {
+        proposalId: (await newProposal(w, c, { stateVal: 1, call: w.reviewCall })).id,
+        userId: (await newMember(w)).id,
+      },
+    }),
+    expect: onProposal(chairsOfSubmitted(201)),
+  },
+  {
+    route: 'DELETE /api/v1/reviewers/',
+    request: async (w, c) => {
+      const proposal = await newProposal(w, c, { stateVal: 1, call: w.reviewCall });
+      const reviewer = await newMember(w);
+      await assignReviewers(w.ctx.app, proposal.id, [reviewer.id]);
+      return { payload: { proposalId: proposal.id, userId: reviewer.id } };
+    },
+    expect: onProposal(chairsOfSubmitted(204)),
+  },
+  {
+    // Only assigned reviewers review (the call is not open to all members); chairs and
+    // admins are not assigned here.
+    route: 'POST /api/v1/review_responses/',
+    request: async (w, c) => ({
+      payload: {
+        call: w.reviewCall.id,
+        proposal: (await newProposal(w, c, { stateVal: 1, call: w.reviewCall })).id,
+        formId: w.forms.review,
+        hash: 1,
+        data: {},
+      },
+    }),
+    expect: onProposal({ ...seeSubmitted(403), reviewer: 200 }),
+  },
+  {
+    // The canary reviewer's review.
+    route: 'GET /api/v1/reviews/:proposalId/:reviewId/',
+    request: async (w, c) => {
+      const proposal = await newProposal(w, c, { stateVal: 1, call: w.reviewCall });
+      return {
+        params: { proposalId: proposal.id, reviewId: await canaryReviewOf(w, proposal.id) },
+      };
+    },
+    expect: onProposal({ reviewer: 200, chair: 200, admin: 200 }),
+  },
+  {
+    route: 'GET /api/v1/calls/:callId/proposals/:proposalId/reviews/',
+    request: async (w, c) => ({
+      params: {
+        callId: w.reviewCall.id,
+        proposalId: (await newProposal(w, c, { stateVal: 1, call: w.reviewCall })).id,
+      },
+    }),
+    expect: onProposal({ reviewer: 200, chair: 200, admin: 200 }),
+  },
+  {
+    // Before its review period even its assigned reviewer sees none of its reviews.
+    route: 'GET /api/v1/calls/:callId/proposals/:proposalId/reviews/',
+    note: 'submission open',
+    request: async (w, c) => ({
+      params: { callId: w.call.id, proposalId: (await newProposal(w, c, { stateVal: 1 })).id },
+    }),
+    expect: onProposal({ chair: 200, admin: 200 }),
+  },
+  {
+    // Once the review period is over, only the chairs.
+    route: 'GET /api/v1/calls/:callId/proposals/:proposalId/reviews/',
+    note: 'call closed',
+    request: async (w, c) => ({
+      params: {
+        callId: w.closedCall.id,
+        proposalId: (await newProposal(w, c, { stateVal: 1, call: w.closedCall })).id,
+      },
+    }),
+    expect: onProposal({ chair: 200, admin: 200 }),
+  },
+  {
+    route: 'GET /api/v1/pending_reviews/',
+    request: async (w, c) => {
+      await newProposal(w, c, { stateVal: 1, call: w.reviewCall });
+      return {};
+    },
+    expect: loggedIn(200),
+  },
+  {
+    route: 'GET /api/v1/reviews/',
+    request: async (w, c) => {
+      await newProposal(w, c, { stateVal: 1, call: w.reviewCall });
+      return {};
+    },
+    expect: loggedIn(200),
+  },
+];

@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Canaries: distinctive strings seeded in the data that some callers may not see (a
+ * review's comment, its score, its reviewer's name, username, email and id, a decision
+ * summary before the call closes, the emails of a proposal's people). Every 2xx answer of
+ * the authorization table is searched for them, raw body and headers, so a leak through
+ * any field, a new one included, is caught.
+ *
+ * Who may see what is written here from the spec (section 6, "Roles and permissions")
+ * and ARCHITECTURE.md ("Visibility", "Roles"), not read from the code under test.
+ */
+export type SecretKind = 'review' | 'reviewer' | 'decision' | 'email';
+
+/** What the rules need to know of the proposal a secret belongs to. */
+export interface SecretOwner {
+  committeeId: number;
+  /** Its author and collaborators. */
+  team: readonly number[];
+  /**
+   * Callers who may review it now (assigned, its review window open, submission closed):
+   * they see all its reviews, to write their own.
+   */
+  reviewing: readonly number[];
+  submitted: boolean;
+  callClosed: boolean;
+}
+
+export interface Secret {
+  kind: SecretKind;
+  /** What it is, for the failure message: "review comment", "reviewer's email". */
+  what: string;
+  value: string;
+  /** A number, found only as a whole number (not inside a longer one). */
+  numeric?: boolean;
+  owner: SecretOwner;
+}
+
+/** A caller as the visibility rules see them. */
+export interface Viewer {
+  id: number | null;
+  isAdmin: boolean;
+  /** Committees they chair now. */
+  chairOf: readonly number[];
+  /** Committees they are a member of now (chairs are members). */
+  memberOf: readonly number[];
+}
+
+/**
+ * Whether `viewer` may see `secret`:
+ * - reviews, scores and reviewer identities: never the proposal's author or
+ *   collaborators (whatever else they are); the chairs of its committee and admins; the
+ *   members who may review it now;
+ * - a decision summary: its author and collaborators once the call is closed, and not
+ *   before; the chairs of its committee and admins always; nobody else;
+ * - the emails of its people: whoever sees the proposal (its people, the committee's
+ *   chairs and admins, the committee's members once it is submitted).
+ */
+export function maySee(viewer: Viewer, secret: Secret): boolean {
+  const { owner } = secret;
+  const team = viewer.id !== null && owner.team.includes(viewer.id);
+  const chair = viewer.isAdmin || viewer.chairOf.includes(owner.committeeId);
+  const member = viewer.isAdmin || viewer.memberOf.includes(owner.committeeId);
+  switch (secret.kind) {
+    case 'review':
+    case 'reviewer':
+      return !team && (chair || (viewer.id !== null && owner.reviewing.includes(viewer.id)));
+    case 'decision':
+      return team ? owner.callClosed : chair;
+    case 'email':
+      return team || chair || (member && owner.submitted);
+  }
+}
+
+/** Canary reviewers' user ids start here, far above any id the sequences hand out in a test. */
+export const CANARY_IDS_FROM = 900_000_000;
+
+/** Every canary seeded so far, from any cell: a list must not leak another cell's either. */
+export class SecretRegistry {
+  readonly all: Secret[] = [];
+  private seq = 0;
+
+  add(secret: Secret) {
+    this.all.push(secret);
+  }
+
+  /** A new canary word: lower-case letters and digits, so no encoding changes it. */
+  word(kind: string): string {
+    this.seq += 1;
+    return `zq${kind}${this.seq}x${randomBytes(4).toString('hex')}`;
+  }
+
+  /** A new canary score: a number with enough digits that nothing else matches it. */
+  score(): number {
+    this.seq += 1;
+    return 4 + (this.seq * 7919 + 100_003) / 1e9;
+  }
+
+  /** A new canary user id: nine digits, so a number in a body is one only when it is whole. */
+  userId(): number {
+    this.seq += 1;
+    return CANARY_IDS_FROM + this.seq;
+  }
+
+  /**
+   * What of each kind was seen where the rules allow it: the proof that the canaries
+   * reach the answers at all, so that their absence elsewhere means something.
+   */
+  readonly sighted = new Set<string>();
+
+  /** The secrets `viewer` may not see that appear in `text`; notes the others seen. */
+  leaksIn(text: string, viewer: Viewer): Secret[] {
+    const found = this.all.filter((secret) =>
+      secret.numeric
+        ? new RegExp(`(?<![0-9.])${secret.value.replace('.', '\\.')}(?![0-9])`).test(text)
+        : text.includes(secret.value),
+    );
+    const leaks = found.filter((secret) => !maySee(viewer, secret));
+    for (const secret of found) if (!leaks.includes(secret)) this.sighted.add(secret.what);
+    return leaks;
+  }
+
+  /** Every kind of canary there is. */
+  get kinds(): string[] {
+    return [...new Set(this.all.map((s) => s.what))].sort();
+  }
+}
