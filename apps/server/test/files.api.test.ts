@@ -9,6 +9,7 @@ import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proposalCollaborators, proposalFiles, proposals } from '../src/db/schema.js';
 import { removeFinishedUploads } from '../src/modules/files/uploads.js';
+import { malformedMultipartMessage } from '../src/modules/files/files.routes.js';
 import { auditOf, caller, makeForm, makeFormName } from './admin-fixtures.js';
 import {
   auth,
@@ -380,6 +381,27 @@ describe("the spec's multipart endpoints", () => {
 
     expect(await filesOf(author, proposal.id)).toEqual([]);
     expect(await storedKeys()).toEqual(before);
+  });
+
+  it('refuse a body that is not multipart as it says (no boundary, cut short) with a 400, not a 500', async () => {
+    // Found by the route fuzzer (test/fuzz.api.test.ts): the multipart parser's own errors.
+    const { author, proposal } = await draft();
+    const whole = await multipart(
+      { proposal: String(proposal.id), token: author.key },
+      { name: 'a.txt', bytes: Buffer.from('hello') },
+    );
+    const broken = [
+      { 'content-type': 'multipart/form-data', payload: '{"proposal": 1}' },
+      { 'content-type': 'multipart/form-data; boundary=xyz', payload: '{"proposal": 1}' },
+      { ...whole.headers, payload: whole.payload.subarray(0, whole.payload.length - 20) },
+    ];
+    for (const url of ['/api/v1/proposal_file/', '/api/v1/proposal_response_pdf/'])
+      for (const { payload, ...headers } of broken) {
+        const res = await ctx.app.inject({ method: 'POST', url, headers, payload });
+        expect(res.statusCode, `${url} ${headers['content-type']}: ${res.body}`).toBe(400);
+        expect(res.json()).toEqual({ code: 'bad_request', detail: malformedMultipartMessage });
+      }
+    expect(await filesOf(author, proposal.id)).toEqual([]);
   });
 });
 

@@ -3,6 +3,7 @@ import {
   downloadTicket,
   downloadTicketRequest,
   errorBody,
+  errorCodes,
   fileDownloadQuery,
   fileIdParams,
   idParam,
@@ -92,6 +93,9 @@ function sendDownload(
     .send(body);
 }
 
+export const malformedMultipartMessage =
+  'The request body is not valid multipart/form-data. Send the form with one file, in the field "file".';
+
 /** A multipart form read whole: its text fields and its one file (at most 25 MB, in memory). */
 async function readMultipart(request: FastifyRequest) {
   const fields: Record<string, string> = {};
@@ -111,7 +115,9 @@ async function readMultipart(request: FastifyRequest) {
     if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
       throw new HttpError(415, 'unsupported_media_type', 'Send the file as multipart/form-data.');
     if (code?.startsWith('FST_')) throw invalid({ file: ['Send one file, in the field "file".'] });
-    throw error;
+    // Anything else the parser throws is the body's fault: a multipart Content-Type with
+    // no boundary, or a body that is not multipart or ends early (found by the fuzzer).
+    throw new HttpError(400, errorCodes.badRequest, malformedMultipartMessage);
   }
   return { fields, file };
 }
