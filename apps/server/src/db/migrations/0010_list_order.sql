@@ -1,0 +1,1 @@
+CREATE INDEX "proposals_call_name_idx" ON "proposals" USING btree ("call_id",lower("name"),"id");
