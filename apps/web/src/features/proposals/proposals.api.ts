@@ -9,7 +9,7 @@ export const proposalKeys = {
   all: ['proposals'] as const,
   lists: ['proposals', 'list'] as const,
   mine: ['proposals', 'list', 'mine'] as const,
-  ofCall: (callId: number, query: ServerListQuery) =>
+  ofCall: (callId: number, query: CallProposalsListQuery) =>
     ['proposals', 'list', 'call', callId, query] as const,
   detail: (proposalId: number) => ['proposals', 'detail', proposalId] as const,
   // Not under `proposals`: a proposal's changes leave its call's forms as they are.
@@ -24,12 +24,27 @@ export function useMyProposals() {
   });
 }
 
+/**
+ * The query of a call's proposal list: a list's, and for a chair's sort by a resource
+ * column (`sort=resource`), the column's facility and data field.
+ */
+export type CallProposalsListQuery = ServerListQuery & {
+  sortFacility?: string;
+  sortField?: string;
+};
+
 /** One page of a call's proposals that the caller may see, as the server sorted and paged it. */
-export function fetchCallProposals(callId: number, query: ServerListQuery, signal?: AbortSignal) {
+export function fetchCallProposals(
+  callId: number,
+  query: CallProposalsListQuery,
+  signal?: AbortSignal,
+) {
   const params = new URLSearchParams({
     page: String(query.page),
     pageSize: String(query.pageSize),
     sort: query.sort,
+    ...(query.sortFacility !== undefined ? { sortFacility: query.sortFacility } : {}),
+    ...(query.sortField !== undefined ? { sortField: query.sortField } : {}),
     ...(query.q ? { q: query.q } : {}),
   });
   return apiRequest(`/calls/${callId}/proposals/?${params}`, {
@@ -39,7 +54,7 @@ export function fetchCallProposals(callId: number, query: ServerListQuery, signa
 }
 
 /** One page of a call's proposals that the caller may see, as the server sorted and paged it. */
-export function useCallProposals(callId: number, query: ServerListQuery) {
+export function useCallProposals(callId: number, query: CallProposalsListQuery) {
   return useQuery({
     queryKey: proposalKeys.ofCall(callId, query),
     queryFn: ({ signal }) => fetchCallProposals(callId, query, signal),

@@ -1,8 +1,8 @@
 import type { CallProposal } from '@merit/contract';
 import { fileMessages } from '@merit/domain';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { chairAbilities, makeCall } from '../../features/calls/calls.fixtures';
 import { makeCallProposal } from '../../features/proposals/proposals.fixtures';
 import { makeReviewFormOrder } from '../../features/reviews/reviews.fixtures';
@@ -201,6 +201,11 @@ describe('CallProposalsPage, the chair’s view', { timeout: 20_000 }, () => {
       'GET /calls/12/proposals/?page=1&pageSize=10&sort=name': chairPage([galaxy, pulsar]),
       'GET /calls/12/proposals/?page=1&pageSize=10&sort=score': chairPage([galaxy, pulsar]),
       'GET /calls/12/proposals/?page=1&pageSize=10&sort=-score': chairPage([galaxy, pulsar]),
+      // Pretend orders, unlike the page's, to tell the server's order from a browser sort.
+      'GET /calls/12/proposals/?page=1&pageSize=10&sort=resource&sortFacility=ATCA&sortField=hours':
+        chairPage([pulsar, galaxy], 'resource'),
+      'GET /calls/12/proposals/?page=1&pageSize=10&sort=-resource&sortFacility=ATCA&sortField=hours':
+        chairPage([galaxy, pulsar], '-resource'),
       'GET /review_form_order/12/': { body: scoreForm },
     });
     const view = renderApp('/calls/12/proposals/', { token: 'k' });
@@ -257,61 +262,140 @@ describe('CallProposalsPage, the chair’s view', { timeout: 20_000 }, () => {
       'GET /calls/12/proposals/?page=1&pageSize=10&sort=-score',
     );
 
-    // A resource column sorts the page in hand: numbers as numbers, N/A last.
-    await user.click(within(currentTable()).getByRole('button', { name: 'ATCA: hours' }));
-    expect(view.location()).toContain('sort=resource.');
+    // A resource column sorts on the server too, across the whole call: the rows show
+    // in the order the server sent them.
     const names = () =>
-      within(screen.getByRole('table', { name: 'Proposals of Beamtime 2026' }))
+      within(currentTable())
         .getAllByRole('row')
         .slice(1)
         .map((row) => within(row).getAllByRole('cell')[1]!.textContent);
-    expect(names()).toEqual(['Galaxy survey', 'Pulsar timing']);
-    await user.click(
-      within(screen.getByRole('table', { name: 'Proposals of Beamtime 2026' })).getByRole(
-        'button',
-        { name: 'Parkes: hours' },
-      ),
+    await user.click(within(currentTable()).getByRole('button', { name: 'ATCA: hours' }));
+    expect(view.location()).toBe(
+      `/calls/12/proposals/?sort=${encodeURIComponent('resource.["ATCA","hours"]')}`,
     );
-    expect(names()).toEqual(['Galaxy survey', 'Pulsar timing']);
-    await user.click(
-      within(screen.getByRole('table', { name: 'Proposals of Beamtime 2026' })).getByRole(
-        'button',
-        { name: 'Parkes: hours' },
-      ),
+    await waitFor(() => expect(names()).toEqual(['Pulsar timing', 'Galaxy survey']));
+    await user.click(within(currentTable()).getByRole('button', { name: 'ATCA: hours' }));
+    await waitFor(() => expect(names()).toEqual(['Galaxy survey', 'Pulsar timing']));
+    expect(
+      within(currentTable()).getByRole('columnheader', { name: 'ATCA: hours' }),
+    ).toHaveAttribute('aria-sort', 'descending');
+    expect(apiCalls(fetchStub)).toEqual(
+      expect.arrayContaining([
+        'GET /calls/12/proposals/?page=1&pageSize=10&sort=resource&sortFacility=ATCA&sortField=hours',
+        'GET /calls/12/proposals/?page=1&pageSize=10&sort=-resource&sortFacility=ATCA&sortField=hours',
+      ]),
     );
-    expect(names()).toEqual(['Pulsar timing', 'Galaxy survey']);
-    // …and the server was asked for the page by name, which it sorts.
-    expect(apiCalls(fetchStub).filter((call) => call.includes('resource'))).toEqual([]);
   });
 
-  it('Filter by Facility keeps one facility’s columns and totals', async () => {
+  it('Filter by Facility keeps one facility’s columns and totals, and sorts that facility’s', async () => {
     const user = userEvent.setup();
-    stubApi({
+    const fetchStub = stubApi({
       'GET /user_details/': { body: makeUser() },
       'GET /calls/12/': { body: makeCall({ abilities: chairAbilities }) },
       'GET /calls/12/proposals/?page=1&pageSize=10&sort=name': chairPage([galaxy, pulsar]),
+      'GET /calls/12/proposals/?page=1&pageSize=10&sort=-resource&sortFacility=ATCA&sortField=hours':
+        chairPage([galaxy, pulsar], '-resource'),
+      'GET /calls/12/proposals/?page=1&pageSize=10&sort=-resource&sortFacility=Parkes&sortField=hours':
+        chairPage([pulsar, galaxy], '-resource'),
       'GET /review_form_order/12/': { body: scoreForm },
     });
-    const view = renderApp('/calls/12/proposals/', { token: 'k' });
+    const atcaHours = encodeURIComponent('resource.["ATCA","hours"]');
+    const view = renderApp(`/calls/12/proposals/?sort=-${atcaHours}`, { token: 'k' });
     const filter = await screen.findByRole(
       'combobox',
       { name: 'Filter by Facility' },
       AFTER_NAVIGATION,
     );
     await user.selectOptions(filter, 'Parkes');
-    expect(view.location()).toBe('/calls/12/proposals/?facility=Parkes');
+    // Sorted by ATCA hours, the list now sorts by Parkes hours: the column it shows.
+    expect(view.location()).toBe(
+      `/calls/12/proposals/?sort=-${encodeURIComponent('resource.["Parkes","hours"]')}&facility=Parkes`,
+    );
     const table = screen.getByRole('table', { name: 'Proposals of Beamtime 2026' });
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((cell) => cell.textContent);
     expect(headers).toContain('Parkes: hours');
     expect(headers).not.toContain('ATCA: hours');
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('table', { name: 'Proposals of Beamtime 2026' })).getByRole(
+          'columnheader',
+          { name: 'Parkes: hours' },
+        ),
+      ).toHaveAttribute('aria-sort', 'descending'),
+    );
+    expect(apiCalls(fetchStub)).toContain(
+      'GET /calls/12/proposals/?page=1&pageSize=10&sort=-resource&sortFacility=Parkes&sortField=hours',
+    );
     const totals = screen.getByRole('table', { name: 'Resource Totals' });
     expect(
       within(totals)
         .getAllByRole('row')
         .map((row) => row.textContent),
     ).toEqual(['FacilityFieldTotal', 'Parkeshours10']);
+  });
+
+  it('makes a download from one request for the whole call, showing its progress', async () => {
+    const user = userEvent.setup();
+    const fetchStub = stubApi({
+      'GET /user_details/': { body: makeUser() },
+      'GET /calls/12/': { body: makeCall({ abilities: chairAbilities }) },
+      'GET /calls/12/proposals/?page=1&pageSize=10&sort=name': chairPage([galaxy, pulsar]),
+      'GET /review_form_order/12/': { body: scoreForm },
+      'GET /calls/12/proposals/export/': {
+        body: {
+          items: [galaxy, pulsar],
+          total: 2,
+          resourceTotals: { ATCA: { hours: 12.5 }, Parkes: { hours: 10 } },
+          facilities: ['ATCA', 'Parkes'],
+        },
+      },
+    });
+    // The export's answer waits until the test has seen the progress.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).endsWith('/export/')) await answered;
+      return fetchStub(input, init);
+    });
+    const blobs: Blob[] = [];
+    const createObjectURL = vi.fn((blob: Blob) => {
+      blobs.push(blob);
+      return 'blob:export';
+    });
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    onTestFinished(() => click.mockRestore());
+
+    renderApp('/calls/12/proposals/', { token: 'k' });
+    await user.click(
+      await screen.findByRole('button', { name: 'Download CSV Files: Standard' }, AFTER_NAVIGATION),
+    );
+    await user.click(screen.getByRole('menuitem', { name: 'Resources (CSV)' }));
+    expect(await screen.findByText('Fetching the proposals of the call…')).toBeVisible();
+    expect(screen.getByRole('progressbar', { name: 'Preparing the download' })).toBeVisible();
+    answer();
+    await waitFor(() => expect(click).toHaveBeenCalled());
+    expect((click.mock.contexts[0] as HTMLAnchorElement).download).toBe(
+      'Beamtime 2026 Resource Summary.csv',
+    );
+    const text = await blobs[0]!.text();
+    expect(text.replace(/^\uFEFF/, '').split('\r\n')).toEqual([
+      'Proposal ID,Proposal,Proposal Author,State,ATCA: hours,Parkes: hours',
+      '40,Galaxy survey,Ada Author,Reviewed,12.5,4',
+      '41,Pulsar timing,Bob Writer,Submitted,N/A,6',
+    ]);
+    await waitFor(() =>
+      expect(
+        screen.queryByRole('progressbar', { name: 'Preparing the download' }),
+      ).not.toBeInTheDocument(),
+    );
+    // One request for every row of the call, not page after page.
+    expect(apiCalls(fetchStub).filter((call) => call.includes('/proposals/'))).toEqual([
+      'GET /calls/12/proposals/?page=1&pageSize=10&sort=name',
+      'GET /calls/12/proposals/export/',
+    ]);
   });
 
   it('shows an author none of the chair’s columns, filters or downloads', async () => {

@@ -13,8 +13,12 @@ import { PageHeading } from '../../components/PageHeading';
 import { SearchField } from '../../components/SearchField';
 import { SelectInput } from '../../components/form/SelectInput';
 import { DataTable, type Column } from '../../components/table/DataTable';
-import { sortRows } from '../../components/table/sort-rows';
-import { decodeSort, useTableState } from '../../components/table/use-table-state';
+import {
+  decodeSort,
+  encodeSort,
+  useTableState,
+  type TableState,
+} from '../../components/table/use-table-state';
 import { useDebouncedValue } from '../../components/use-debounced-value';
 import { useIdParam } from '../../components/use-id-param';
 import { useCall } from '../../features/calls/calls.api';
@@ -23,12 +27,13 @@ import { useProposalPdf } from '../../features/files/use-proposal-pdf';
 import {
   averageFieldScores,
   formatAmount,
-  isResourceKey,
   onlyFacility,
   pageResourceColumns,
   resourceAmount,
+  resourceColumnOfKey,
   resourceHeader,
   resourceKey,
+  resourceSortQuery,
   type ResourceColumn,
 } from '../../features/proposals/chair/chair-columns';
 import { ChairExports } from '../../features/proposals/chair/ChairExports';
@@ -73,9 +78,8 @@ function chairColumns(
       key: resourceKey(column),
       header: resourceHeader(column),
       cell: (row) => formatAmount(resourceAmount(row.resourceValues, column)),
-      // The server does not sort by resources: these sort the rows of the page in
-      // hand, numbers as numbers and N/A last (sortRows); the server pages by name.
-      sort: (row) => resourceAmount(row.resourceValues, column),
+      // The server sorts the whole call by it: numbers as numbers, N/A last either way.
+      sort: 'server',
     })),
     {
       key: 'averageFieldScores',
@@ -92,13 +96,16 @@ function chairColumns(
   ];
 }
 
-/** Every column key the address may sort by: the fixed ones, and a resource column it names. */
+/**
+ * Every column key the address may sort by: the fixed ones, and the resource column it
+ * names (the resource columns are known only once the page has loaded).
+ */
 function sortableColumns(sort: string | null) {
   const key = decodeSort(sort ?? '').key;
   return [
     ...COLUMNS,
     { key: 'score', sort: 'server' as const },
-    ...(isResourceKey(key) ? [{ key, sort: 'page' as const }] : []),
+    ...(resourceColumnOfKey(key) ? [{ key, sort: 'server' as const }] : []),
   ];
 }
 
@@ -120,11 +127,15 @@ function CallProposalsView({ callId }: { callId: number }) {
     defaultSort: { key: 'name', direction: 'asc' },
   });
   const q = useDebouncedValue(table.q.trim(), SEARCH_DELAY_MS);
-  // A resource column sorts the page in hand (the server cannot): the server pages by name.
-  const byResource = isResourceKey(table.sort.key);
+  const facilityParam = params.get(FACILITY_PARAM);
+  // A resource column the server sorts the whole call by. With Filter by Facility on, the
+  // column sorted is that facility's: the only one of its field the list shows.
+  const named = resourceColumnOfKey(table.sort.key);
+  const sortColumn =
+    named && facilityParam !== null ? { facility: facilityParam, field: named.field } : named;
   const proposals = useCallProposals(callId, {
     ...table.serverQuery,
-    ...(byResource ? { sort: 'name' } : {}),
+    ...(sortColumn ? resourceSortQuery(sortColumn, table.sort.direction) : {}),
     q,
   });
   const pdf = useProposalPdf();
@@ -139,17 +150,36 @@ function CallProposalsView({ callId }: { callId: number }) {
     return <LoadFailedView error={call.error} onRetry={() => void call.refetch()} />;
 
   const facilities = data?.facilities ?? [];
-  const facilityParam = params.get(FACILITY_PARAM);
   const facility =
     facilityParam !== null && facilities.includes(facilityParam) ? facilityParam : null;
   const resources = data && chair ? onlyFacility(pageResourceColumns(data), facility) : [];
+  // Sorted by a resource column, the sort follows the filter to the same field of the
+  // facility chosen, so the address names the column the list shows sorted.
   const setFacility = (next: string | null) =>
     setParams((previous) => {
       const changed = new URLSearchParams(previous);
       if (next === null) changed.delete(FACILITY_PARAM);
       else changed.set(FACILITY_PARAM, next);
+      if (sortColumn && next !== null) {
+        const sort = { key: resourceKey({ facility: next, field: sortColumn.field }) };
+        changed.set(table.keys.sort, encodeSort({ ...sort, direction: table.sort.direction }));
+        // Another column's order: from its first page.
+        changed.delete(table.keys.page);
+      }
       return changed;
     });
+  // The header marked sorted is the column the server sorted by, and a click on it turns
+  // that column's order round.
+  const shownSort = sortColumn ? { ...table.sort, key: resourceKey(sortColumn) } : table.sort;
+  const shownTable: TableState = {
+    ...table,
+    sort: shownSort,
+    toggleSort: (key) =>
+      table.setSort({
+        key,
+        direction: key === shownSort.key && shownSort.direction === 'asc' ? 'desc' : 'asc',
+      }),
+  };
 
   const columns: Column<CallProposal>[] = [
     ...COLUMNS,
@@ -221,15 +251,8 @@ function CallProposalsView({ callId }: { callId: number }) {
       <DataTable
         label={`Proposals of ${call.data.name}`}
         columns={columns}
-        state={table}
-        serverPage={
-          byResource
-            ? {
-                ...proposals.data,
-                items: sortedByResource(proposals.data.items, columns, table.sort),
-              }
-            : proposals.data
-        }
+        state={shownTable}
+        serverPage={proposals.data}
         rowKey={(row) => row.id}
       />
     );
@@ -292,18 +315,4 @@ function CallProposalsView({ callId }: { callId: number }) {
       {content}
     </>
   );
-}
-
-/**
- * The page's rows sorted by a resource column: the server sorts by name, pages, and the
- * browser sorts the page in hand (numbers as numbers, N/A last). Sorting a whole large call
- * by a resource would need every row; the downloads have them.
- */
-function sortedByResource(
-  rows: readonly CallProposal[],
-  columns: readonly Column<CallProposal>[],
-  sort: { key: string; direction: 'asc' | 'desc' },
-): CallProposal[] {
-  const by = columns.find((column) => column.key === sort.key)?.sort;
-  return typeof by === 'function' ? sortRows(rows, by, sort.direction) : [...rows];
 }

@@ -1,3 +1,4 @@
+import type { CallProposalExport } from '@merit/contract';
 import DownloadIcon from '@mui/icons-material/Download';
 import {
   Box,
@@ -24,7 +25,7 @@ import {
   workbookTable,
   type ExportKind,
 } from './chair-exports';
-import { fetchAllProposals, type AllProposals } from './fetch-all';
+import { fetchProposalExport } from './export.api';
 
 export interface ChairExportsProps {
   callId: number;
@@ -39,15 +40,24 @@ type Request =
   | { kind: ExportKind; typeId: number; format: 'csv' | 'xlsx' }
   | { kind: 'workbook'; format: 'xlsx' };
 
+/** Where a download is: the call's rows on their way, or the file being made from them. */
+type Progress = { step: 'fetching' } | { step: 'making'; count: number };
+
+const PROGRESS_TEXT = {
+  fetching: () => 'Fetching the proposals of the call…',
+  making: (count: number) =>
+    `Making the file from ${count} ${count === 1 ? 'proposal' : 'proposals'}…`,
+};
+
 /**
  * The chair's downloads (spec section 2): per proposal type a Download CSV Files menu of
  * Score Summary, Comments, Resources and All, each as CSV or XLSX, and one workbook of the
- * whole call. Every file is made here, in the browser, from every row of the call: the
- * pages are fetched 100 at a time first, with their progress shown.
+ * whole call. Every file is made here, in the browser, from every row of the call, which
+ * one request fetches first; what is under way shows meanwhile.
  */
 export function ChairExports({ callId, callName, types, labels }: ChairExportsProps) {
   const [menu, setMenu] = useState<{ anchor: HTMLElement; typeId: number } | null>(null);
-  const [progress, setProgress] = useState<{ loaded: number; total: number } | null>(null);
+  const [progress, setProgress] = useState<Progress | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
@@ -55,11 +65,10 @@ export function ChairExports({ callId, callName, types, labels }: ChairExportsPr
     setMenu(null);
     setBusy(true);
     setError(null);
-    setProgress({ loaded: 0, total: 0 });
+    setProgress({ step: 'fetching' });
     try {
-      const all = await fetchAllProposals(callId, (loaded, total) =>
-        setProgress({ loaded, total }),
-      );
+      const all = await fetchProposalExport(callId);
+      setProgress({ step: 'making', count: all.items.length });
       const [blob, name] = await build(request, all);
       saveBlob(blob, name);
     } catch (problem) {
@@ -70,7 +79,7 @@ export function ChairExports({ callId, callName, types, labels }: ChairExportsPr
     }
   };
 
-  const build = async (request: Request, all: AllProposals): Promise<[Blob, string]> => {
+  const build = async (request: Request, all: CallProposalExport): Promise<[Blob, string]> => {
     const created = new Date();
     const sourceOf = (typeId: number) => ({
       rows: all.items.filter((row) => row.proposalTypeId === typeId),
@@ -156,15 +165,11 @@ export function ChairExports({ callId, callName, types, labels }: ChairExportsPr
       {progress && (
         <Box sx={{ mt: 1 }} role="status">
           <Typography variant="body2" color="text.secondary">
-            {progress.total > 0
-              ? `Fetching proposals… ${progress.loaded} of ${progress.total}`
-              : 'Fetching proposals…'}
+            {progress.step === 'fetching'
+              ? PROGRESS_TEXT.fetching()
+              : PROGRESS_TEXT.making(progress.count)}
           </Typography>
-          <LinearProgress
-            aria-label="Fetching proposals"
-            variant={progress.total > 0 ? 'determinate' : 'indeterminate'}
-            value={progress.total > 0 ? (100 * progress.loaded) / progress.total : undefined}
-          />
+          <LinearProgress aria-label="Preparing the download" />
         </Box>
       )}
       {error !== null && (
