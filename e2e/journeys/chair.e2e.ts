@@ -103,16 +103,28 @@ test('a chair runs the decision meeting from the list and its downloads; the aut
     'Review Score',
     'Actions',
   ]);
-  // Sorted by Parkes hours, most first: the page in hand, N/A last.
+  // Sorted by Parkes hours, most first: the server sorts the whole call, N/A last.
+  const listRequests: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith(`/api/v1/calls/${call.id}/proposals/`))
+      listRequests.push(`${url.pathname}${url.search}`);
+  });
   await table.getByRole('button', { name: 'Parkes: hours' }).click();
   await table.getByRole('button', { name: 'Parkes: hours' }).click();
   await expect(table.getByRole('row').nth(1)).toContainText(proposals.pulsar);
   await expect(table.getByRole('row').nth(2)).toContainText(proposals.galaxy);
   await expect(table.getByRole('row').last()).toContainText(proposals.draft);
+  expect(listRequests).toContain(
+    `/api/v1/calls/${call.id}/proposals/?page=1&pageSize=10&sort=-resource&sortFacility=Parkes&sortField=hours`,
+  );
+  listRequests.length = 0;
 
   // --- The Observing downloads, as CSV --------------------------------------------------
   const score = await download(page, 'Observing', 'Score Summary (CSV)');
   expect(score.suggestedFilename()).toBe(`${call.name}.csv`);
+  // The rows of the whole call came in one request, not page after page.
+  expect(listRequests).toEqual([`/api/v1/calls/${call.id}/proposals/export/`]);
   expect(await readCsv(score)).toEqual([
     [
       'Proposal ID',
