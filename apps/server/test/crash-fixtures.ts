@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { onTestFinished } from 'vitest';
-import { buildApp } from '../src/app.js';
+import { buildApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { configuredDatabase, openDatabase } from '../src/db/client.js';
 import { issueToken } from '../src/modules/auth/tokens.js';
@@ -177,7 +177,12 @@ export interface Seeded {
  * authors each with a draft and an API token, written straight into `place`'s database
  * (which no server has open yet).
  */
-export async function seedAuthors(place: Place, count: number): Promise<Seeded> {
+export async function seedAuthors(
+  place: Place,
+  count: number,
+  /** More data, made with the app before it closes. */
+  extra?: (app: App, seeded: Seeded) => Promise<void>,
+): Promise<Seeded> {
   const config = loadConfig({ LOG_LEVEL: 'silent', ...placeEnv(place) });
   const database = await openDatabase(configuredDatabase(config));
   await database.migrate();
@@ -208,7 +213,7 @@ export async function seedAuthors(place: Place, count: number): Promise<Seeded> 
         proposalId: proposal.id,
       });
     }
-    return {
+    const seeded: Seeded = {
       callId,
       typeId,
       projectForm: forms.project,
@@ -220,6 +225,8 @@ export async function seedAuthors(place: Place, count: number): Promise<Seeded> 
       },
       authors,
     };
+    await extra?.(app, seeded);
+    return seeded;
   } finally {
     await app.close();
     await database.close();
