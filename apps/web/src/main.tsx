@@ -7,11 +7,15 @@ import { createRoot } from 'react-dom/client';
 // the same one, and two entry points can load two copies of the router's context.
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { createQueryClient } from './api/query-client';
+import { getToken } from './api/session';
 import { AppProviders } from './AppProviders';
-import { routes } from './routes/routes';
+import { preloadFirstRoute, routes } from './routes/routes';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element to render into.');
+
+// Before anything renders: the first page's code downloads while React starts.
+preloadFirstRoute(window.location.pathname, getToken() !== null);
 
 const client = createQueryClient();
 const router = createBrowserRouter(routes);

@@ -5,7 +5,7 @@ import {
   type LazyExoticComponent,
   type ReactNode,
 } from 'react';
-import { Outlet, ScrollRestoration, type RouteObject } from 'react-router';
+import { matchRoutes, Outlet, ScrollRestoration, type RouteObject } from 'react-router';
 import { LoadingView } from '../components/LoadingView';
 import { NotFoundView } from '../components/NotFoundView';
 import { RouteErrorView, StandaloneRouteErrorView } from '../components/RouteErrorView';
@@ -19,50 +19,60 @@ import { useToken } from '../features/auth/session-hooks';
 
 // Every page is its own chunk, and React.lazy downloads it only when it renders. So the
 // guards (in the entry chunk) decide first: a visitor sent to login never downloads
-// the shell or an admin page.
-const LoginPage = lazy(() => import('./auth/LoginPage'));
-const RegisterPage = lazy(() => import('./auth/RegisterPage'));
-const RegisterCompletePage = lazy(() => import('./auth/RegisterCompletePage'));
-const ResendVerificationPage = lazy(() => import('./auth/ResendVerificationPage'));
-const VerifyEmailPage = lazy(() => import('./auth/VerifyEmailPage'));
-const PasswordResetPage = lazy(() => import('./auth/PasswordResetPage'));
-const PasswordResetConfirmPage = lazy(() => import('./auth/PasswordResetConfirmPage'));
-const OidcCompletePage = lazy(() => import('./auth/OidcCompletePage'));
-const OidcErrorPage = lazy(() => import('./auth/OidcErrorPage'));
-const CompleteRegistrationPage = lazy(() => import('./auth/CompleteRegistrationPage'));
-const AppShell = lazy(() => import('../features/shell/AppShell'));
-const DashboardPage = lazy(() => import('./dashboard/DashboardPage'));
-const CallListPage = lazy(() => import('./calls/CallListPage'));
-const CallDetailPage = lazy(() => import('./calls/CallDetailPage'));
-const ManageCallPage = lazy(() => import('./calls/ManageCallPage'));
+// the shell or an admin page. The first address's own pages start downloading at once,
+// before anything renders (preloadFirstRoute).
+
+type PageModule = { default: ComponentType };
+type LazyPage = LazyExoticComponent<ComponentType> & { preload: () => Promise<PageModule> };
+
+/** React.lazy, keeping the import so that preloadFirstRoute can start it early. */
+function lazyPage(load: () => Promise<PageModule>): LazyPage {
+  return Object.assign(lazy(load), { preload: load });
+}
+
+const LoginPage = lazyPage(() => import('./auth/LoginPage'));
+const RegisterPage = lazyPage(() => import('./auth/RegisterPage'));
+const RegisterCompletePage = lazyPage(() => import('./auth/RegisterCompletePage'));
+const ResendVerificationPage = lazyPage(() => import('./auth/ResendVerificationPage'));
+const VerifyEmailPage = lazyPage(() => import('./auth/VerifyEmailPage'));
+const PasswordResetPage = lazyPage(() => import('./auth/PasswordResetPage'));
+const PasswordResetConfirmPage = lazyPage(() => import('./auth/PasswordResetConfirmPage'));
+const OidcCompletePage = lazyPage(() => import('./auth/OidcCompletePage'));
+const OidcErrorPage = lazyPage(() => import('./auth/OidcErrorPage'));
+const CompleteRegistrationPage = lazyPage(() => import('./auth/CompleteRegistrationPage'));
+const AppShell = lazyPage(() => import('../features/shell/AppShell'));
+const DashboardPage = lazyPage(() => import('./dashboard/DashboardPage'));
+const CallListPage = lazyPage(() => import('./calls/CallListPage'));
+const CallDetailPage = lazyPage(() => import('./calls/CallDetailPage'));
+const ManageCallPage = lazyPage(() => import('./calls/ManageCallPage'));
 // The wizard brings the rich-text editor (TipTap), as its own chunk on top.
-const NewCallPage = lazy(() => import('./calls/NewCallPage'));
-const EditCallPage = lazy(() => import('./calls/EditCallPage'));
-const NewProposalPage = lazy(() => import('./proposals/NewProposalPage'));
-const CallProposalsPage = lazy(() => import('./proposals/CallProposalsPage'));
+const NewCallPage = lazyPage(() => import('./calls/NewCallPage'));
+const EditCallPage = lazyPage(() => import('./calls/EditCallPage'));
+const NewProposalPage = lazyPage(() => import('./proposals/NewProposalPage'));
+const CallProposalsPage = lazyPage(() => import('./proposals/CallProposalsPage'));
 // The editor brings react-jsonschema-form and the form validator: only its route loads them.
-const ProposalEditorPage = lazy(() => import('./proposals/ProposalEditorPage'));
+const ProposalEditorPage = lazyPage(() => import('./proposals/ProposalEditorPage'));
 // The review editor brings react-jsonschema-form, as the proposal editor does.
-const ReviewEditorPage = lazy(() => import('./reviews/ReviewEditorPage'));
-const ReviewListPage = lazy(() => import('./reviews/ReviewListPage'));
-const PendingReviewsPage = lazy(() => import('./reviews/PendingReviewsPage'));
-const AccountPage = lazy(() => import('./account/AccountPage'));
-const ChangePasswordPage = lazy(() => import('./account/ChangePasswordPage'));
-const UserListPage = lazy(() => import('./users/UserListPage'));
-const UserDetailPage = lazy(() => import('./users/UserDetailPage'));
-const NewRolePage = lazy(() => import('./users/NewRolePage'));
-const EditRolePage = lazy(() => import('./users/EditRolePage'));
-const CommitteeListPage = lazy(() => import('./committees/CommitteeListPage'));
-const NewCommitteePage = lazy(() => import('./committees/NewCommitteePage'));
-const CommitteeDetailPage = lazy(() => import('./committees/CommitteeDetailPage'));
-const FormBuilderPage = lazy(() => import('./forms/FormBuilderPage'));
+const ReviewEditorPage = lazyPage(() => import('./reviews/ReviewEditorPage'));
+const ReviewListPage = lazyPage(() => import('./reviews/ReviewListPage'));
+const PendingReviewsPage = lazyPage(() => import('./reviews/PendingReviewsPage'));
+const AccountPage = lazyPage(() => import('./account/AccountPage'));
+const ChangePasswordPage = lazyPage(() => import('./account/ChangePasswordPage'));
+const UserListPage = lazyPage(() => import('./users/UserListPage'));
+const UserDetailPage = lazyPage(() => import('./users/UserDetailPage'));
+const NewRolePage = lazyPage(() => import('./users/NewRolePage'));
+const EditRolePage = lazyPage(() => import('./users/EditRolePage'));
+const CommitteeListPage = lazyPage(() => import('./committees/CommitteeListPage'));
+const NewCommitteePage = lazyPage(() => import('./committees/NewCommitteePage'));
+const CommitteeDetailPage = lazyPage(() => import('./committees/CommitteeDetailPage'));
+const FormBuilderPage = lazyPage(() => import('./forms/FormBuilderPage'));
 // The form editor brings the JSON editors and react-jsonschema-form: only its own route
 // downloads them.
-const NewFormPage = lazy(() => import('./forms/NewFormPage'));
-const EditFormPage = lazy(() => import('./forms/EditFormPage'));
+const NewFormPage = lazyPage(() => import('./forms/NewFormPage'));
+const EditFormPage = lazyPage(() => import('./forms/EditFormPage'));
 
 /** A lazy page with the loading view while its code downloads. */
-function page(Page: LazyExoticComponent<ComponentType>, { standalone = false } = {}) {
+function page(Page: LazyPage, { standalone = false } = {}) {
   return (
     <Suspense fallback={<LoadingView standalone={standalone} />}>
       <Page />
@@ -206,3 +216,29 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/** The lazy pages in a route's element: the page itself, and the shell around it. */
+function lazyPagesIn(node: ReactNode, found: LazyPage[]): LazyPage[] {
+  if (node === null || typeof node !== 'object' || !('props' in node)) return found;
+  const { type, props } = node as { type: unknown; props: { children?: ReactNode } };
+  if (typeof type === 'object' && type !== null && 'preload' in type) found.push(type as LazyPage);
+  const children = props.children;
+  for (const child of Array.isArray(children) ? children : [children]) lazyPagesIn(child, found);
+  return found;
+}
+
+/**
+ * Starts downloading the pages the first address shows, all at once, as the app starts:
+ * otherwise each waits for the one around it to render (the guards, then the shell, then
+ * the page), a round of requests each. Signed in, those of the address (the shell and its
+ * page); a visitor is shown the login unless the address is one of the open auth pages.
+ * Vite's preload of a chunk asks for its imports too, so this is one round of requests.
+ */
+export function preloadFirstRoute(pathname: string, signedIn: boolean): void {
+  const matches = matchRoutes(routes, pathname) ?? [];
+  const pages = matches.flatMap((match) => lazyPagesIn(match.route.element, []));
+  const open = matches.some((match) => match.route.path?.startsWith('auth/'));
+  const wanted = signedIn || open ? pages : [LoginPage];
+  // A failed download here is tried again, and reported, when the page renders.
+  for (const wantedPage of wanted) wantedPage.preload().catch(() => {});
+}
