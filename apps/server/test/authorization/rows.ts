@@ -564,8 +564,18 @@ export const table: Row[] = [
   },
   {
     route: 'POST /api/v1/proposal_state/',
+    note: 'submit',
     request: async (w, c) => ({ payload: { proposalId: (await newProposal(w, c)).id, state: 1 } }),
     expect: onProposal(authorOnly(200)),
+  },
+  {
+    // Its author takes it back while submission is open; the answer is their view of it.
+    route: 'POST /api/v1/proposal_state/',
+    note: 'retract',
+    request: async (w, c) => ({
+      payload: { proposalId: (await newProposal(w, c, { stateVal: 1 })).id, state: 0 },
+    }),
+    expect: onProposal({ ...seeSubmitted(403), author: 200, chairAuthor: 200 }),
   },
   {
     // Chairs write decisions; the proposal's own people and the members are refused.

@@ -43,6 +43,8 @@ export interface CallInfo {
   reviewing: boolean;
   /** Closed by its chairs: decision summaries reach the proposals' people. */
   closed: boolean;
+  /** Its proposal type, once looked up. */
+  typeId?: number;
 }
 
 /** The shared world the rows act in: read-only but for what each cell makes for itself. */
@@ -238,7 +240,7 @@ export async function seedProposal(w: World, input: SeedInput) {
   ];
   const proposal = await makeProposal(w.ctx.app, {
     callId: input.call.id,
-    proposalTypeId: await proposalTypeOf(w.ctx.app, input.call.id),
+    proposalTypeId: (input.call.typeId ??= await proposalTypeOf(w.ctx.app, input.call.id)),
     authorId,
     stateVal,
   });
