@@ -114,7 +114,7 @@ function isApiRefusal(message: ConsoleMessage): boolean {
  * Security Policy violation of the page, each with the address it happened on: a
  * journey whose screens all look right still fails when the browser saw one of these.
  */
-async function watchForProblems(page: Page): Promise<string[]> {
+export async function watchForProblems(page: Page): Promise<string[]> {
   const problems: string[] = [];
   // The page cannot tell Playwright of a violation itself; it logs it, and the console
   // listener below picks it up like any other error.
