@@ -7,6 +7,7 @@ import type {
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ZodType } from 'zod';
+import type { CommitteeActor } from '@merit/domain';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
 import type { FileStorage } from './lib/file-storage.js';
@@ -31,6 +32,8 @@ export interface AuthUser {
   registrationComplete: boolean;
   /** The id of the token this request came with, so logout can revoke exactly it. */
   tokenId: number;
+  /** Their committee roles, read with the token: a read's rules need no second query. */
+  roles: CommitteeActor['roles'];
 }
 
 /**

@@ -123,7 +123,8 @@ export function registerUnitOfWork(app: App): void {
   app.decorate('read', async <T>(request: FastifyRequest, fn: (work: ReadWork) => Promise<T>) => {
     const user = callerOf(request);
     const now = app.now();
-    return fn({ tx: app.db, actor: await loadActor(app.db, user.id, user.isAdmin), now });
+    // The roles came with the token (auth/tokens.ts): one query fewer for every read.
+    return fn({ tx: app.db, actor: { id: user.id, isAdmin: user.isAdmin, roles: user.roles }, now });
   });
   app.decorate('write', <T>(request: FastifyRequest, fn: (work: Work) => Promise<T>) =>
     writeAs(callerOf(request), fn),

@@ -1,7 +1,7 @@
-import { isTokenLive, tokenNeedsTouch } from '@merit/domain';
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { isTokenLive, tokenNeedsTouch, type CommitteeRoleName } from '@merit/domain';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
-import { authTokens, users } from '../../db/schema.js';
+import { authTokens, committeeRoles, users } from '../../db/schema.js';
 import { digestKey, newTokenKey } from '../../lib/secrets.js';
 import type { AuthUser } from '../../types.js';
 
@@ -14,7 +14,18 @@ export async function issueToken(db: Tx, userId: number, now: Date): Promise<str
   return key;
 }
 
-/** The user a key belongs to, or null when the key is unknown, expired, revoked or the user inactive. */
+/** A user's committee roles as one JSON array, beside their token in the same query. */
+const rolesSql = sql<{ committeeId: number; role: string; commencement: string; termination: string }[]>`(
+  select coalesce(json_agg(json_build_object('committeeId', ${committeeRoles.committeeId},
+      'role', ${committeeRoles.role}, 'commencement', ${committeeRoles.commencement},
+      'termination', ${committeeRoles.termination}) order by ${committeeRoles.id}), '[]'::json)
+  from ${committeeRoles}
+  where ${committeeRoles.userId} = ${users.id})`;
+
+/**
+ * The user a key belongs to, with their committee roles (so a read needs no second query
+ * for them), or null when the key is unknown, expired, revoked or the user inactive.
+ */
 export async function authenticateKey(db: Tx, key: string, now: Date): Promise<AuthUser | null> {
   const [row] = await db
     .select({
@@ -27,6 +38,7 @@ export async function authenticateKey(db: Tx, key: string, now: Date): Promise<A
       isAdmin: users.isAdmin,
       isActive: users.isActive,
       registrationComplete: users.registrationComplete,
+      roles: rolesSql,
     })
     .from(authTokens)
     .innerJoin(users, eq(users.id, authTokens.userId))
@@ -42,6 +54,12 @@ export async function authenticateKey(db: Tx, key: string, now: Date): Promise<A
     isAdmin: row.isAdmin,
     registrationComplete: row.registrationComplete,
     tokenId: row.tokenId,
+    roles: row.roles.map((r) => ({
+      committeeId: r.committeeId,
+      role: r.role as CommitteeRoleName,
+      commencement: new Date(r.commencement),
+      termination: new Date(r.termination),
+    })),
   };
 }
 

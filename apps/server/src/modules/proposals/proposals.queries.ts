@@ -65,6 +65,7 @@ export interface Person {
 const nameOf = personNameSql;
 
 const lockHolders = alias(users, 'lock_holders');
+const collaboratorUsers = alias(users, 'collaborator_users');
 
 /** Whether anyone has saved a review of the proposal in the FROM as `proposals`. */
 const hasReviewsSql = sql<boolean>`exists (select 1 from "reviews" r where r."proposal_id" = "proposals"."id")`;
@@ -117,6 +118,8 @@ export async function loadProposal(
   id: number,
   options: { forUpdate?: boolean } = {},
 ): Promise<LoadedProposal | undefined> {
+  // One query, its people and windows as JSON: every proposal read and change starts
+  // here, and under load each round trip to the database costs more than the SQL in it.
   const query = tx
     .select({
       proposal: proposals,
@@ -127,6 +130,30 @@ export async function loadProposal(
       holderName: nameOf(lockHolders),
       hasReviews: hasReviewsSql,
       reviewed: reviewedSql,
+      collaborators: sql<Person[]>`(
+        select coalesce(json_agg(json_build_object('id', ${collaboratorUsers.id},
+            'name', ${nameOf(collaboratorUsers)}, 'email', ${collaboratorUsers.email})
+          order by ${collaboratorUsers.lastName}, ${collaboratorUsers.firstName},
+            ${collaboratorUsers.id}), '[]'::json)
+        from ${proposalCollaborators}
+        inner join "users" "collaborator_users"
+          on ${collaboratorUsers.id} = ${proposalCollaborators.userId}
+        where ${proposalCollaborators.proposalId} = ${proposals.id})`,
+      windows: sql<{ userId: number; commencement: string; termination: string }[]>`(
+        select coalesce(json_agg(json_build_object('userId', ${extensions.userId},
+            'commencement', ${extensions.commencement},
+            'termination', ${extensions.termination})), '[]'::json)
+        from ${extensions}
+        where ${extensions.callId} = ${proposals.callId}
+          and ${extensions.userId} in (${proposals.authorId}, ${actor.id}::int))`,
+      reviewerIds: sql<number[]>`(
+        select coalesce(json_agg(${proposalReviewers.userId} order by ${proposalReviewers.userId}),
+          '[]'::json)
+        from ${proposalReviewers}
+        where ${proposalReviewers.proposalId} = ${proposals.id})`,
+      actorHasReview: sql<boolean>`exists (
+        select 1 from ${reviews}
+        where ${reviews.proposalId} = ${proposals.id} and ${reviews.reviewerId} = ${actor.id}::int)`,
     })
     .from(proposals)
     .innerJoin(calls, eq(calls.id, proposals.callId))
@@ -136,37 +163,12 @@ export async function loadProposal(
     .where(eq(proposals.id, id));
   const [row] = options.forUpdate ? await query.for('update', { of: proposals }) : await query;
   if (!row) return undefined;
-  const { proposal, call } = row;
-
-  const [collaborators, windows, reviewerRows, ownReviews] = await Promise.all([
-    tx
-      .select({ id: users.id, name: nameOf(users), email: users.email })
-      .from(proposalCollaborators)
-      .innerJoin(users, eq(users.id, proposalCollaborators.userId))
-      .where(eq(proposalCollaborators.proposalId, proposal.id))
-      .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id)),
-    tx
-      .select({
-        userId: extensions.userId,
-        commencement: extensions.commencement,
-        termination: extensions.termination,
-      })
-      .from(extensions)
-      .where(
-        and(
-          eq(extensions.callId, call.id),
-          inArray(extensions.userId, [proposal.authorId, actor.id]),
-        ),
-      ),
-    tx
-      .select({ userId: proposalReviewers.userId })
-      .from(proposalReviewers)
-      .where(eq(proposalReviewers.proposalId, proposal.id)),
-    tx
-      .select({ id: reviews.id })
-      .from(reviews)
-      .where(and(eq(reviews.proposalId, proposal.id), eq(reviews.reviewerId, actor.id))),
-  ]);
+  const { proposal, call, collaborators } = row;
+  const windows = row.windows.map((w) => ({
+    userId: w.userId,
+    commencement: new Date(w.commencement),
+    termination: new Date(w.termination),
+  }));
   const windowsOf = (userId: number): TimeWindow[] => windows.filter((w) => w.userId === userId);
   const { lockHolderId, lockExpiresAt } = proposal;
   return {
@@ -188,8 +190,8 @@ export async function loadProposal(
           ? { holderId: lockHolderId, holderName: row.holderName ?? '', expiresAt: lockExpiresAt }
           : null,
       hasReviews: Boolean(row.hasReviews),
-      reviewerIds: reviewerRows.map((r) => r.userId),
-      actorHasReview: ownReviews.length > 0,
+      reviewerIds: row.reviewerIds,
+      actorHasReview: Boolean(row.actorHasReview),
     },
   };
 }

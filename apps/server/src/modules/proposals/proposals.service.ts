@@ -124,13 +124,14 @@ export async function loadFor(
 
 export async function getProposal(work: ReadWork, id: number): Promise<ProposalDetail> {
   const loaded = await loadFor(work, 'proposal.view', id);
-  const [forms, entries] = await Promise.all([
+  const [forms, entries, reviewFacts] = await Promise.all([
     proposalFormsOf(work.tx, loaded.proposal.proposalTypeId),
     responsesOf(work.tx, id),
+    reviewFactsOf(work, loaded),
   ]);
   return {
     ...presentProposal(loaded, forms, entries, work.actor, work.now),
-    ...(await reviewFactsOf(work, loaded)),
+    ...reviewFacts,
   };
 }
 

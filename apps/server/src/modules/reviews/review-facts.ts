@@ -1,7 +1,7 @@
 import { proposalScores, reviewAccess } from '@merit/domain';
 import type { ReadWork } from '../../lib/work.js';
 import type { LoadedProposal } from '../proposals/proposals.queries.js';
-import { reviewersOf, reviewsOfProposal } from './reviews.queries.js';
+import { reviewersAndScoresOf } from './reviews.queries.js';
 
 /**
  * What a proposal's page adds for those who see all its reviews (chairs, members who
@@ -10,12 +10,10 @@ import { reviewersOf, reviewsOfProposal } from './reviews.queries.js';
  */
 export async function reviewFactsOf(work: ReadWork, loaded: LoadedProposal) {
   if (reviewAccess(work.actor, loaded.resource, work.now) !== 'all') return {};
-  // One after another: a write's transaction has one connection to share.
-  const reviewers = await reviewersOf(work.tx, loaded.proposal.id);
-  const rows = await reviewsOfProposal(work.tx, loaded.proposal.id);
+  const { reviewers, reviews } = await reviewersAndScoresOf(work.tx, loaded.proposal.id);
   return {
     reviewers,
     isReviewed: loaded.reviewed,
-    reviewScores: proposalScores(rows.map((r) => r.review)),
+    reviewScores: proposalScores(reviews),
   };
 }
