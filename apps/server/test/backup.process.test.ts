@@ -238,7 +238,7 @@ describe(`backup and restore (${kind})`, () => {
         expect((await download(again.url, author, fileId)).equals(content)).toBe(true);
       }
       await again.stop();
-      console.log(
+      console.warn(
         `backup on ${kind}: ${(bytes / 1024 / 1024).toFixed(1)} MB in ${Math.round(ms)} ms while ${AUTHORS} authors saved (${before.reduce((a, b) => a + b)} saves before, ${after.reduce((a, b) => a + b)} by the end); restored ${AUTHORS + REVIEWED} proposals, ${[...reviewed.values()].reduce((a, b) => a + b)} reviews, ${files.size} files. ${report}`,
       );
     },

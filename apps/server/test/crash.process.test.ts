@@ -1,5 +1,9 @@
-import { randomInt } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { randomBytes, randomInt } from 'node:crypto';
+import { mkdtempSync, renameSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { testDatabaseKind } from './helpers.js';
 import {
   api,
@@ -28,7 +32,7 @@ const CLIENTS = 12;
 
 beforeAll(() => {
   ensureServerBuilt();
-  console.log(`crash test on ${testDatabaseKind()}: seed ${SEED} (CRASH_SEED=${SEED} repeats it)`);
+  console.warn(`crash test on ${testDatabaseKind()}: seed ${SEED} (CRASH_SEED=${SEED} repeats it)`);
 });
 
 /** What one author has been told was saved, and the one save still unanswered. */
@@ -171,10 +175,176 @@ describe(`SIGKILL while ${CLIENTS} authors save (${testDatabaseKind()})`, () => 
       const health = await fetch(`${server.url}/api/v1/health`);
       expect(health.status).toBe(200);
       await server.stop();
-      console.log(
+      console.warn(
         `crash test on ${testDatabaseKind()} (seed ${SEED}): ${kills} kills survived, ${checked} acknowledged saves checked\n  ${rounds.join('\n  ')}`,
       );
       expect(checked).toBeGreaterThanOrEqual(SAVES_TO_CHECK);
+    },
+  );
+});
+
+/**
+ * Mounts a tmpfs of `megabytes` at a new folder, or null where this process may not mount
+ * (not root, or CRASH_NO_MOUNT=1 to try the other way here).
+ */
+function smallDisk(megabytes: number): string | null {
+  if (process.getuid?.() !== 0 || process.env.CRASH_NO_MOUNT === '1') return null;
+  const mountPoint = mkdtempSync(path.join(os.tmpdir(), 'merit-small-disk-'));
+  const mounted = spawnSync('mount', [
+    '-t',
+    'tmpfs',
+    '-o',
+    `size=${megabytes}m`,
+    'tmpfs',
+    mountPoint,
+  ]);
+  if (mounted.status !== 0) {
+    rmSync(mountPoint, { recursive: true, force: true });
+    return null;
+  }
+  onTestFinished(() => {
+    spawnSync('umount', ['-l', mountPoint]);
+    rmSync(mountPoint, { recursive: true, force: true });
+  });
+  return mountPoint;
+}
+
+function freeBytes(folder: string): number {
+  const info = statfsSync(folder);
+  return info.bavail * info.bsize;
+}
+
+async function attachFile(url: string, key: string, proposalId: number, bytes: Buffer) {
+  const form = new FormData();
+  form.append('proposal', String(proposalId));
+  form.append('token', key);
+  form.append('file', new Blob([new Uint8Array(bytes)]), 'data.bin');
+  const res = await fetch(`${url}/api/v1/proposal_file/`, { method: 'POST', body: form });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+async function downloadFile(url: string, key: string, fileId: number): Promise<Buffer> {
+  const ticket = await api(url, key, 'POST', '/download_tickets/', { fileId });
+  expect(ticket.status, JSON.stringify(ticket.json)).toBe(200);
+  const res = await fetch(`${url}${(ticket.json as { url: string }).url}`);
+  expect(res.status).toBe(200);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+/** The error envelope: a detail a person can read, and a code. */
+function expectEnvelope(json: unknown) {
+  expect(json).toEqual(
+    expect.objectContaining({ detail: expect.any(String), code: expect.any(String) }),
+  );
+  expect(JSON.stringify(json)).not.toMatch(/ENOSPC|ENOTDIR|stack|\/tmp\//);
+}
+
+describe(`a full disk (${testDatabaseKind()})`, () => {
+  it(
+    'refuses saves and uploads it cannot store with a clear error, keeps serving, and loses nothing it acknowledged',
+    { timeout: 180_000 },
+    async () => {
+      const disk = smallDisk(testDatabaseKind() === 'pglite' ? 160 : 16);
+      const place = await freshPlace(disk ?? undefined);
+      const seeded = await seedAuthors(place, 2);
+      const [author, other] = seeded.authors as [Author, Author];
+      let server = await startServer(place);
+
+      const saved: string[] = [];
+      const save = (value: string, padding = 0) =>
+        api(server.url, author.key, 'POST', '/proposal_responses/', {
+          call: seeded.callId,
+          proposalTypeId: seeded.typeId,
+          proposal: author.proposalId,
+          new: false,
+          hash: randomInt(2 ** 31 - 1),
+          formId: seeded.teamForm,
+          index: saved.length,
+          // Random text: PostgreSQL would compress repeated letters to nothing.
+          data: { name: value, skills: padding ? [randomBytes(padding).toString('base64')] : [] },
+        });
+      for (let i = 0; i < 10; i += 1) {
+        const res = await save(`before ${i}`);
+        expect(res.status, JSON.stringify(res.json)).toBe(200);
+        saved.push(`before ${i}`);
+      }
+      const stored = randomBytes(200_000);
+      const first = await attachFile(server.url, author.key, author.proposalId, stored);
+      expect(first.status, JSON.stringify(first.json)).toBe(201);
+      const storedId = first.json.id as number;
+
+      // The disk fills up: a real one where a small tmpfs can be mounted (as root), else
+      // the file storage's folder turns into something no file can be written in.
+      let refill: () => void;
+      if (disk) {
+        const filler = path.join(disk, 'filler');
+        writeFileSync(filler, Buffer.alloc(Math.max(0, freeBytes(disk) - 256 * 1024)));
+        refill = () => rmSync(filler);
+      } else {
+        const files = path.join(place.dataDir, 'files');
+        renameSync(files, `${files}.away`);
+        writeFileSync(files, 'not a folder');
+        refill = () => {
+          rmSync(files);
+          renameSync(`${files}.away`, files);
+        };
+      }
+
+      const upload = await attachFile(
+        server.url,
+        other.key,
+        other.proposalId,
+        randomBytes(1_000_000),
+      );
+      expect(upload.status, JSON.stringify(upload.json)).toBeGreaterThanOrEqual(500);
+      expectEnvelope(upload.json);
+      if (disk) {
+        expect(upload.status).toBe(507);
+        expect(upload.json.detail).toBe(
+          'The server has run out of disk space, so this was not saved. Please try again later, and tell the administrator.',
+        );
+      }
+      // Saves of 100 KB each until the database's disk says no (PGlite, whose database is
+      // on the small disk) or 30 went through (PostgreSQL, whose is not).
+      const refusals: number[] = [];
+      for (let i = 0; i < 30 && refusals.length < 3; i += 1) {
+        const value = `while full ${i}`;
+        const res = await save(value, 75_000);
+        if (res.status === 200) saved.push(value);
+        else {
+          expect(res.status, JSON.stringify(res.json)).toBe(507);
+          expectEnvelope(res.json);
+          refusals.push(res.status);
+        }
+      }
+      if (disk && testDatabaseKind() === 'pglite') expect(refusals.length).toBeGreaterThan(0);
+      // Still serving: health, and reads of what was saved.
+      expect((await fetch(`${server.url}/api/v1/health`)).status).toBe(200);
+      expect(
+        (await api(server.url, author.key, 'GET', `/proposals/${author.proposalId}/`)).status,
+      ).toBe(200);
+
+      // Space again: the same server saves and stores, without a restart.
+      refill();
+      const later = await save('after');
+      expect(later.status, JSON.stringify(later.json)).toBe(200);
+      saved.push('after');
+      const retried = await attachFile(server.url, other.key, other.proposalId, randomBytes(1_000));
+      expect(retried.status, JSON.stringify(retried.json)).toBe(201);
+
+      // And after a hard stop, everything acknowledged is there, byte for byte.
+      await server.kill();
+      server = await startServer(place);
+      const res = await api(server.url, author.key, 'GET', `/proposals/${author.proposalId}/`);
+      expect(res.status).toBe(200);
+      const entries = (res.json as { responses: Record<string, Array<{ name: string }>> })
+        .responses[String(seeded.teamForm)]!;
+      expect(entries.map((e) => e.name)).toEqual(saved);
+      expect((await downloadFile(server.url, author.key, storedId)).equals(stored)).toBe(true);
+      await server.stop();
+      console.warn(
+        `full disk on ${testDatabaseKind()} (${disk ? 'a tmpfs filled to 256 KB free' : 'the file folder made unwritable'}): upload refused with ${upload.status}, ${refusals.length} saves refused with 507, ${saved.length} acknowledged saves intact after SIGKILL`,
+      );
     },
   );
 });

@@ -112,6 +112,21 @@ function databaseError(error: unknown): { status: number; body: ErrorBody } | nu
 }
 
 /**
+ * Out of disk space: the database could not grow (53100) or a file could not be written
+ * (ENOSPC, or EDQUOT for a quota). Nothing was saved, and the server goes on serving
+ * reads; the person is told it is not their input, and to come back.
+ */
+function isDiskFull(error: unknown): boolean {
+  const code = pgCode(error);
+  return code === '53100' || code === 'ENOSPC' || code === 'EDQUOT';
+}
+const diskFullBody: ErrorBody = {
+  code: 'insufficient_storage',
+  detail:
+    'The server has run out of disk space, so this was not saved. Please try again later, and tell the administrator.',
+};
+
+/**
  * Every failure leaves as the error envelope `{ detail, code, fields? }`. Bad input is
  * a 4xx with a message a person can act on; anything unexpected is a 500 that is logged
  * with the request id and shows nothing of the internals.
@@ -132,6 +147,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
         fields: fieldsFromValidation(error.validation),
       };
       return reply.code(400).send(body);
+    }
+    if (isDiskFull(error)) {
+      request.log.error({ err: error }, 'the disk is full');
+      return reply.code(507).send(diskFullBody);
     }
     const fromDatabase = databaseError(error);
     if (fromDatabase) {
