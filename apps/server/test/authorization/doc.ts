@@ -33,7 +33,7 @@ export async function authorizationDoc(rows: readonly Row[]): Promise<string> {
 
 Every route of the API against every kind of caller: the HTTP status each one gets for a
 request that is otherwise valid. It covers ${PERSONAS.length} personas x ${rows.length} rows
-(${routes} routes, a few of them in two or three situations) = ${cells} cells, ${success} of
+(${routes} routes, some in several situations) = ${cells} cells, ${success} of
 them 2xx. \`apps/server/test/authorization.api.test.ts\` makes every one of these requests,
 on PGlite and on PostgreSQL, and fails when a status differs from this table, when the
 server registers a route the table does not list, when an answer shows a caller something
@@ -58,13 +58,14 @@ Each answer, body and headers (a PDF's text too), is searched for canaries, dist
 strings seeded in the data, that the caller may not see. Every proposal a row makes carries a canary decision summary, and once submitted a review by
 a canary reviewer: a comment, a score, and the reviewer's name, email and user id. An author
 or collaborator made for it has a canary email. A submitted proposal and a draft with
-canaries sit in each call too: one open for submission, one in its review period, one
-closed, and one of the other committee. By the spec (section 6) and ARCHITECTURE.md
+canaries sit in each call too: one open for submission, two in their review period (one of
+them open to all members), one closed, and one of the other committee. By the spec (section 6) and ARCHITECTURE.md
 ("Visibility", "Roles"):
 
 - Reviews, scores and reviewer identities: never to the proposal's author or collaborators,
   whatever else they are; to the chairs of its committee and admins; to the members who may
-  review it now (assigned, review period open).
+  review it now (in its review period: assigned, or any member when the call's review is
+  open to all).
 - A decision summary: to its author and collaborators once the call is closed, not before; to
   the chairs of its committee and admins; to nobody else.
 - The emails of a proposal's people: to whoever sees the proposal (its people, the chairs of

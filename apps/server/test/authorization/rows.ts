@@ -441,6 +441,15 @@ export const table: Row[] = [
     expect: onProposal(seeSubmitted(200)),
   },
   {
+    // Every member who may review it sees its reviewers and scores.
+    route: 'GET /api/v1/proposals/:id/',
+    note: 'open to all members',
+    request: async (w, c) => ({
+      params: { id: (await newProposal(w, c, { stateVal: 1, call: w.openReviewCall })).id },
+    }),
+    expect: onProposal(seeSubmitted(200)),
+  },
+  {
     // Its decision summary reaches its people now, its reviews never.
     route: 'GET /api/v1/proposals/:id/',
     note: 'call closed',
@@ -740,6 +749,27 @@ export const table: Row[] = [
     expect: onProposal({ ...seeSubmitted(403), reviewer: 200 }),
   },
   {
+    // Review open to all members: any member of the committee may review, chairs and
+    // admins too, never the proposal's people.
+    route: 'POST /api/v1/review_responses/',
+    note: 'open to all members',
+    request: async (w, c) => ({
+      payload: {
+        call: w.openReviewCall.id,
+        proposal: (await newProposal(w, c, { stateVal: 1, call: w.openReviewCall })).id,
+        formId: w.forms.review,
+        hash: 1,
+        data: {},
+      },
+    }),
+    expect: onProposal({
+      ...seeSubmitted(200),
+      author: 403,
+      collaborator: 403,
+      chairAuthor: 403,
+    }),
+  },
+  {
     // The canary reviewer's review.
     route: 'GET /api/v1/reviews/:proposalId/:reviewId/',
     request: async (w, c) => {
@@ -759,6 +789,18 @@ export const table: Row[] = [
       },
     }),
     expect: onProposal({ reviewer: 200, chair: 200, admin: 200 }),
+  },
+  {
+    // Every member who may review it sees its reviews.
+    route: 'GET /api/v1/calls/:callId/proposals/:proposalId/reviews/',
+    note: 'open to all members',
+    request: async (w, c) => ({
+      params: {
+        callId: w.openReviewCall.id,
+        proposalId: (await newProposal(w, c, { stateVal: 1, call: w.openReviewCall })).id,
+      },
+    }),
+    expect: onProposal({ member: 200, reviewer: 200, chair: 200, admin: 200 }),
   },
   {
     // Before its review period even its assigned reviewer sees none of its reviews.

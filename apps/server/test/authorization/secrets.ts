@@ -22,6 +22,8 @@ export interface SecretOwner {
    * they see all its reviews, to write their own.
    */
   reviewing: readonly number[];
+  /** Its call is in its review period and open to all members: every member may review it. */
+  reviewOpenToMembers: boolean;
   submitted: boolean;
   callClosed: boolean;
 }
@@ -50,7 +52,8 @@ export interface Viewer {
  * Whether `viewer` may see `secret`:
  * - reviews, scores and reviewer identities: never the proposal's author or
  *   collaborators (whatever else they are); the chairs of its committee and admins; the
- *   members who may review it now;
+ *   members who may review it now (assigned, or any member when the call's review is open
+ *   to all, in its review period);
  * - a decision summary: its author and collaborators once the call is closed, and not
  *   before; the chairs of its committee and admins always; nobody else;
  * - the emails of its people: whoever sees the proposal (its people, the committee's
@@ -64,7 +67,12 @@ export function maySee(viewer: Viewer, secret: Secret): boolean {
   switch (secret.kind) {
     case 'review':
     case 'reviewer':
-      return !team && (chair || (viewer.id !== null && owner.reviewing.includes(viewer.id)));
+      return (
+        !team &&
+        (chair ||
+          (viewer.id !== null && owner.reviewing.includes(viewer.id)) ||
+          (owner.reviewOpenToMembers && member))
+      );
     case 'decision':
       return team ? owner.callClosed : chair;
     case 'email':

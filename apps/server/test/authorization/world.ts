@@ -43,6 +43,8 @@ export interface CallInfo {
   reviewing: boolean;
   /** Closed by its chairs: decision summaries reach the proposals' people. */
   closed: boolean;
+  /** Any member of its committee may review, not only those assigned (spec section 4). */
+  reviewOpenToMembers?: boolean;
   /** Its proposal type, once looked up. */
   typeId?: number;
 }
@@ -60,6 +62,8 @@ export interface World {
   call: CallInfo;
   /** Submission closed a day ago; its review window open now. */
   reviewCall: CallInfo;
+  /** In its review period like `reviewCall`, and any member of the committee may review. */
+  openReviewCall: CallInfo;
   /** Reviewed and closed. */
   closedCall: CallInfo;
   /** A call of the other committee, submission open. */
@@ -107,11 +111,12 @@ export async function newMember(w: World) {
  * for a week and its review the week after, one proposal type with the call forms and the
  * form with a file field.
  */
-export const newCall = (w: World, daysAgo = 0, committeeId = w.committeeId) =>
+export const newCall = (w: World, daysAgo = 0, committeeId = w.committeeId, isReviewOpen = false) =>
   w.ctx.app.writeAs(w.admin, (work) =>
     saveCall(
       work,
       callPayload(committeeId, w.forms, new Date(w.ctx.clock.now().getTime() - daysAgo * DAY), {
+        isReviewOpen,
         proposalTypes: [
           {
             typeName: 'Standard',
@@ -254,6 +259,7 @@ export async function seedProposal(w: World, input: SeedInput) {
     committeeId: input.call.committeeId,
     team: [authorId, ...collaboratorIds],
     reviewing: input.call.reviewing ? reviewerIds : [],
+    reviewOpenToMembers: input.call.reviewing && input.call.reviewOpenToMembers === true,
     submitted: stateVal >= 1,
     callClosed: input.call.closed,
   };
@@ -319,9 +325,9 @@ export async function newFile(w: World, caller: Caller) {
 }
 
 /**
- * The world: two committees, the forms, a call open for submission, one in its review
- * period and one closed (all of the committee the rows act on), a call of the other
- * committee, and in each a submitted proposal and a draft with their secrets, so every
+ * The world: two committees, the forms, a call open for submission, two in their review
+ * period (one open to all members) and one closed (all of the committee the rows act on),
+ * a call of the other committee, and in each a submitted proposal and a draft with their secrets, so every
  * list has something to leak.
  */
 export async function createWorld(): Promise<World> {
@@ -355,6 +361,13 @@ export async function createWorld(): Promise<World> {
     fileForm: fileForm.id,
     call: { id: 0, committeeId: committee.id, reviewing: false, closed: false },
     reviewCall: { id: 0, committeeId: committee.id, reviewing: true, closed: false },
+    openReviewCall: {
+      id: 0,
+      committeeId: committee.id,
+      reviewing: true,
+      closed: false,
+      reviewOpenToMembers: true,
+    },
     closedCall: { id: 0, committeeId: committee.id, reviewing: false, closed: true },
     otherCall: { id: 0, committeeId: otherCommittee.id, reviewing: false, closed: false },
     formName: formName.id,
@@ -365,13 +378,14 @@ export async function createWorld(): Promise<World> {
   w.call.id = await newCall(w);
   // Submission [-9 d, -1 d), review [-1 d, +6 d).
   w.reviewCall.id = await newCall(w, 8);
+  w.openReviewCall.id = await newCall(w, 8, committee.id, true);
   w.closedCall.id = await newCall(w, 60);
   await app.db
     .update(calls)
     .set({ closed: true, closedAt: ctx.clock.now() })
     .where(eq(calls.id, w.closedCall.id));
   w.otherCall.id = await newCall(w, 0, otherCommittee.id);
-  for (const call of [w.call, w.reviewCall, w.closedCall, w.otherCall]) {
+  for (const call of [w.call, w.reviewCall, w.openReviewCall, w.closedCall, w.otherCall]) {
     await seedProposal(w, { call, stateVal: 1, canaryCollaborator: true });
     await seedProposal(w, { call, stateVal: 0, canaryCollaborator: true });
   }
