@@ -10,7 +10,7 @@ import { LoadFailedView } from '../../components/LoadFailedView';
 import { LoadingView } from '../../components/LoadingView';
 import { NotFoundView } from '../../components/NotFoundView';
 import { PageHeading } from '../../components/PageHeading';
-import { SearchField } from '../../components/SearchField';
+import { DebouncedSearchField } from '../../components/DebouncedSearchField';
 import { SelectInput } from '../../components/form/SelectInput';
 import { DataTable, type Column } from '../../components/table/DataTable';
 import {
@@ -19,7 +19,6 @@ import {
   useTableState,
   type TableState,
 } from '../../components/table/use-table-state';
-import { useDebouncedValue } from '../../components/use-debounced-value';
 import { useIdParam } from '../../components/use-id-param';
 import { useCall } from '../../features/calls/calls.api';
 import { PdfStatus } from '../../features/files/PdfStatus';
@@ -126,7 +125,8 @@ function CallProposalsView({ callId }: { callId: number }) {
   const table = useTableState(sortableColumns(params.get('sort')), {
     defaultSort: { key: 'name', direction: 'asc' },
   });
-  const q = useDebouncedValue(table.q.trim(), SEARCH_DELAY_MS);
+  // The field reports the search once typing pauses (DebouncedSearchField).
+  const q = table.q.trim();
   const facilityParam = params.get(FACILITY_PARAM);
   // A resource column the server sorts the whole call by. With Filter by Facility on, the
   // column sorted is that facility's: the only one of its field the list shows.
@@ -292,7 +292,12 @@ function CallProposalsView({ callId }: { callId: number }) {
         />
       )}
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
-        <SearchField label="Search proposals" value={table.q} onChange={table.setQuery} />
+        <DebouncedSearchField
+          label="Search proposals"
+          value={table.q}
+          onChange={table.setQuery}
+          delayMs={SEARCH_DELAY_MS}
+        />
         {chair && facilities.length > 1 && (
           <Box sx={{ minWidth: 220 }}>
             <SelectInput
