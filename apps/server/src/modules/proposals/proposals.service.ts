@@ -39,7 +39,7 @@ import type { z } from 'zod';
 import { addToAuditBatch } from '../../lib/audit.js';
 import { DELETE_STORED_FILES_JOB, type DeleteStoredFiles } from '../../lib/file-storage.js';
 import { storageKeysOf } from '../files/files.queries.js';
-import { reviewFactsOf } from '../reviews/review-facts.js';
+import { reviewFactsOf, seesReviewFacts } from '../reviews/review-facts.js';
 import { authorize } from '../../lib/authorize.js';
 import { conflict, HttpError, invalid, notFound } from '../../lib/http-errors.js';
 import { enqueueMail } from '../../lib/mail-job.js';
@@ -48,7 +48,7 @@ import { ImageTooLargeError, sanitizeRichText } from '../../lib/rich-text.js';
 import type { ReadWork, Work } from '../../lib/work.js';
 import { callResource, extensionsOfActor, findCall, type CallRow } from '../calls/calls.queries.js';
 import { callNotFound } from '../calls/calls.service.js';
-import { chairColumnsOf } from './chair-columns.js';
+import { callChairColumns, chairColumnsOf } from './chair-columns.js';
 import { answerErrors } from './proposal-answers.js';
 import {
   collaboratorAddedMail,
@@ -76,6 +76,7 @@ import {
   myProposals,
   proposalFormsOf,
   proposalOfRetriedSave,
+  proposalPageOf,
   recordSave,
   releaseLock,
   removeEntry,
@@ -124,14 +125,10 @@ export async function loadFor(
 
 export async function getProposal(work: ReadWork, id: number): Promise<ProposalDetail> {
   const loaded = await loadFor(work, 'proposal.view', id);
-  const [forms, entries, reviewFacts] = await Promise.all([
-    proposalFormsOf(work.tx, loaded.proposal.proposalTypeId),
-    responsesOf(work.tx, id),
-    reviewFactsOf(work, loaded),
-  ]);
+  const page = await proposalPageOf(work.tx, loaded.proposal, seesReviewFacts(work, loaded));
   return {
-    ...presentProposal(loaded, forms, entries, work.actor, work.now),
-    ...reviewFacts,
+    ...presentProposal(loaded, page.forms, page.entries, work.actor, work.now),
+    ...reviewFactsOf(work, loaded, page),
   };
 }
 
@@ -217,14 +214,14 @@ export async function getCallProposalExport(
 ): Promise<CallProposalExport> {
   const { call, own, resource } = await callToList(work, callId);
   authorize(work.actor, 'call.manage', resource, work.now);
-  const [rows, teams] = await Promise.all([
+  // Every read chooses its rows by the call's id, so none waits for another.
+  const [rows, teams, chairColumnsOfRows] = await Promise.all([
     callProposalRows(work.tx, work.actor, call, work.now),
     teamsAndWindowsOfCall(work.tx, call.id),
+    callChairColumns(work, call),
   ]);
-  const [editable, chairs] = await Promise.all([
-    editableOf(work, call, own, rows, teams),
-    chairColumnsOf(work, call, rows, { wholeCall: true }),
-  ]);
+  const editable = await editableOf(work, call, own, rows, teams);
+  const chairs = chairColumnsOfRows(rows);
   const items = rows.map((row) => ({
     ...presentCallProposal(row, editable.has(row.id)),
     ...chairs.columns.get(row.id),

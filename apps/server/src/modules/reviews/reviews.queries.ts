@@ -128,34 +128,36 @@ export async function reviewersOf(tx: Tx, proposalId: number) {
     .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id));
 }
 
-/**
- * What a proposal's page shows of its reviews, in one query: its reviewers by name (as
- * `reviewersOf` orders them) and each review's scores, oldest first (as
- * `reviewsOfProposal`). One round trip on the page chairs and reviewers open most.
- * Spelled out in SQL: drizzle leaves columns unqualified in a query of one table, and
- * inside these subqueries an unqualified `id` would name the wrong table's.
- */
-export async function reviewersAndScoresOf(tx: Tx, proposalId: number) {
-  const reviewerName = sql.raw(
-    `coalesce(nullif(trim(u."first_name" || ' ' || u."last_name"), ''), u."username")`,
-  );
-  const [row] = await tx
-    .select({
-      reviewers: sql<{ id: number; name: string }[]>`(
-        select coalesce(json_agg(json_build_object('id', u."id", 'name', ${reviewerName})
-          order by u."last_name", u."first_name", u."id"), '[]'::json)
-        from "proposal_reviewers" a inner join "users" u on u."id" = a."user_id"
-        where a."proposal_id" = ${proposalId})`,
-      reviews: sql<{ score: number | null; scores: Score[] }[]>`(
-        select coalesce(json_agg(json_build_object('score', r."score", 'scores', r."scores")
-          order by r."created_at", r."id"), '[]'::json)
-        from "reviews" r
-        where r."proposal_id" = ${proposalId})`,
-    })
-    .from(proposals)
-    .where(eq(proposals.id, proposalId));
-  return row ?? { reviewers: [], reviews: [] };
+const reviewerName = sql.raw(
+  `coalesce(nullif(trim(u."first_name" || ' ' || u."last_name"), ''), u."username")`,
+);
+
+/** A reviewer of a proposal, as its page lists them. */
+export interface ReviewerName {
+  id: number;
+  name: string;
 }
+
+/**
+ * A proposal's reviewers by name as one JSON array, ordered as `reviewersOf` orders
+ * them, for a query that reads the rest of the proposal's page with it. Spelled out in
+ * SQL: drizzle leaves columns unqualified in a query of one table, and inside this
+ * subquery an unqualified `id` would name the wrong table's.
+ */
+export const reviewersJsonSql = (proposalId: number) => sql<ReviewerName[]>`(
+  select coalesce(json_agg(json_build_object('id', u."id", 'name', ${reviewerName})
+    order by u."last_name", u."first_name", u."id"), '[]'::json)
+  from "proposal_reviewers" a inner join "users" u on u."id" = a."user_id"
+  where a."proposal_id" = ${proposalId})`;
+
+/** A proposal's reviews' scores as one JSON array, oldest first (as `reviewsOfProposal`). */
+export const reviewScoresJsonSql = (proposalId: number) => sql<
+  { score: number | null; scores: Score[] }[]
+>`(
+  select coalesce(json_agg(json_build_object('score', r."score", 'scores', r."scores")
+    order by r."created_at", r."id"), '[]'::json)
+  from "reviews" r
+  where r."proposal_id" = ${proposalId})`;
 
 // --- A page of proposals at once (the chair's list), or a whole call (its export) -------
 
