@@ -289,7 +289,7 @@ describe(`backup and restore (${kind})`, () => {
       expect(replaced).toContain('db');
       expect(replaced).not.toContain('keep.txt');
 
-      // While a server has the folder open, neither a restore nor a second server touches it.
+      // While a server has the folder open, no restore, second server or create-admin touches it.
       const server = await startServer(target);
       const busy = runEntry('restore.js', [archive, '--force'], target);
       expect((await busy.exited).code).toBe(1);
@@ -297,6 +297,13 @@ describe(`backup and restore (${kind})`, () => {
       const second = runEntry('main.js', [], target, { PORT: '45678' });
       expect((await second.exited).code).toBe(1);
       expect(second.output()).toContain('Another Merit process');
+      const admin = runEntry(
+        'create-admin.js',
+        ['--username', 'root', '--email', 'root@example.org', '--password', 'a long passphrase'],
+        target,
+      );
+      expect((await admin.exited).code).toBe(1);
+      expect(admin.output()).toContain('two processes must not open its database at once');
       expect((await fetch(`${server.url}/api/v1/health`)).status).toBe(200);
       await server.stop();
     },
