@@ -6,8 +6,8 @@ import type { Row } from './rows.js';
 /** The committed page the table is written to. */
 export const DOC_PATH = path.resolve(import.meta.dirname, '../../../../docs/authorization.md');
 
-export const UPDATE_COMMAND =
-  'UPDATE_AUTHORIZATION_DOC=1 npx vitest run --project server:pglite apps/server/test/authorization.api.test.ts';
+/** What rewrites it: `UPDATE_AUTHORIZATION_DOC=1` on this test, as the root script does. */
+export const UPDATE_COMMAND = 'npm run docs:authorization';
 
 const rowLabel = (row: Row) => `\`${row.route}\`${row.note ? ` (${row.note})` : ''}`;
 
@@ -42,6 +42,8 @@ they may not see (below), or when this page differs from the table. To rewrite i
 \`\`\`sh
 ${UPDATE_COMMAND}
 \`\`\`
+
+which runs that test alone with \`UPDATE_AUTHORIZATION_DOC=1\`.
 
 ## Personas
 
