@@ -1,7 +1,7 @@
 import { dateRangeMessage } from '@merit/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { unstorableTextMessage } from '../src/plugins/input-guard.js';
+import { MAX_NESTING, tooDeepMessage, unstorableTextMessage } from '../src/plugins/input-guard.js';
 import { auth, createTestApp, login, makeUser, type TestContext } from './helpers.js';
 
 /**
@@ -76,6 +76,38 @@ describe('every route, whatever it is sent', () => {
         'outer.list.1': [unstorableTextMessage],
       });
     }
+  });
+
+  it('refuses a body nested deeper than MAX_NESTING levels, on every route, before it can overflow the stack', async () => {
+    // Found by the route fuzzer (test/fuzz.api.test.ts): 5,000 levels of arrays in form
+    // answers overflowed JSON.stringify on the way to a jsonb column, a 500.
+    const deep = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+    // The root is level 1, `data` level 2: the object past the limit is `data` and 99 `a`s in.
+    const tooDeepAt = ['data', ...Array.from({ length: MAX_NESTING - 1 }, () => 'a')].join('.');
+    for (const route of apiRoutes().filter((r) => r.method !== 'GET')) {
+      for (const levels of [MAX_NESTING + 1, 20_000]) {
+        const res = await ctx.app.inject({
+          method: route.method as Method,
+          url: fill(route.url, '1'),
+          headers: { ...headers, 'content-type': 'application/json' },
+          payload: `{"data": ${deep(levels - 1)}}`,
+        });
+        expect(res.statusCode, `${route.method} ${route.url}: ${res.body}`).toBe(400);
+        expect(res.json().fields, `${route.method} ${route.url}`).toEqual({
+          [tooDeepAt]: [tooDeepMessage],
+        });
+      }
+    }
+  });
+
+  it('takes a body nested MAX_NESTING levels deep past the guard', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/committees/',
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: `{"name": "Deep", "extra": ${'['.repeat(MAX_NESTING - 1)}${']'.repeat(MAX_NESTING - 1)}}`,
+    });
+    expect(res.statusCode, res.body).toBe(201);
   });
 
   it('refuses a NUL character in the query string', async () => {
