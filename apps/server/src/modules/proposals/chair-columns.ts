@@ -9,6 +9,7 @@ import {
 import type { ReadWork } from '../../lib/work.js';
 import type { CallRow } from '../calls/calls.queries.js';
 import {
+  type ProposalSet,
   reviewAnswersOfCall,
   reviewAnswersOfProposals,
   reviewersOfCall,
@@ -57,37 +58,89 @@ export interface CallResourceTotals {
   facilities: string[];
 }
 
+/** What the chair's columns are made from, read for some proposals or a whole call. */
+type ChairData = Awaited<ReturnType<typeof readChairData>>;
+
+/**
+ * The reads behind the chair's columns: the reviews, their answers and the reviewers of
+ * the proposals in `reviewed`, the resource entries of those in `resources`, the call's
+ * review forms, and its resource totals unless the caller has them. A fixed number of
+ * queries, each choosing its rows by id or by the call's id, never one per row.
+ */
+async function readChairData(
+  tx: ReadWork['tx'],
+  callId: number,
+  reviewed: ProposalSet,
+  resources: ProposalSet,
+  knownTotals?: CallResourceTotals,
+) {
+  const [reviewRows, reviewerRows, answers, forms, entries, totals] = await Promise.all([
+    'callId' in reviewed ? reviewsOfCall(tx, callId) : reviewsOfProposals(tx, [...reviewed.ids]),
+    'callId' in reviewed
+      ? reviewersOfCall(tx, callId)
+      : reviewersOfProposals(tx, [...reviewed.ids]),
+    'callId' in reviewed
+      ? reviewAnswersOfCall(tx, callId)
+      : reviewAnswersOfProposals(tx, [...reviewed.ids]),
+    reviewFormsOfCall(tx, callId),
+    'callId' in resources
+      ? resourceEntriesOfCall(tx, callId)
+      : resourceEntriesOf(tx, [...resources.ids]),
+    knownTotals ?? resourceTotalsOf(tx, callId),
+  ]);
+  return { reviewRows, reviewerRows, answers, forms, entries, totals };
+}
+
 /**
  * The chair's columns for one page of a call's proposals (issue 14, spec section 2): per
  * proposal its resources, reviewers, scores and each review's scores and comments, and
- * for the page the call's resource totals. A fixed number of queries whatever the page
- * holds (its reviews, their answers, its reviewers, the call's review forms, its resource
- * entries, the call's resource forms and their totals), never one per row. With
- * `wholeCall`, `rows` are every proposal of the call (the export), and the queries choose
- * them by the call's id instead of listing their ids. `totals` the caller has read already
- * are not read again. Only for callers the list scope lets see review progress; on their
- * own proposals, only the resources (ARCHITECTURE.md "Visibility": nothing of its reviews
- * reaches a proposal's author, a chair or not).
+ * for the page the call's resource totals (`totals` the caller has read already are not
+ * read again). A fixed number of queries whatever the page holds (its reviews, their
+ * answers, its reviewers, the call's review forms, its resource entries, the call's
+ * resource forms and their totals), never one per row. Only for callers the list scope
+ * lets see review progress; on their own proposals, only the resources (ARCHITECTURE.md
+ * "Visibility": nothing of its reviews reaches a proposal's author, a chair or not).
  */
 export async function chairColumnsOf(
   work: ReadWork,
   call: CallRow,
   rows: readonly CallProposalRow[],
-  options: { wholeCall?: boolean; totals?: CallResourceTotals } = {},
-): Promise<{ columns: Map<number, ChairColumns>; totals: ChairTotals }> {
-  const { tx } = work;
-  const ids = rows.map((row) => row.id);
-  // Reviews only of the rows whose reviews the caller may see (for the whole call, the
-  // rows' own reviews are read with the rest and left out below).
+  options: { totals?: CallResourceTotals } = {},
+): Promise<ChairColumnsOfRows> {
+  // Reviews only of the rows whose reviews the caller may see.
   const reviewed = rows.filter((row) => !row.own).map((row) => row.id);
-  const [reviewRows, reviewerRows, answers, forms, entries, totals] = await Promise.all([
-    options.wholeCall ? reviewsOfCall(tx, call.id) : reviewsOfProposals(tx, reviewed),
-    options.wholeCall ? reviewersOfCall(tx, call.id) : reviewersOfProposals(tx, reviewed),
-    options.wholeCall ? reviewAnswersOfCall(tx, call.id) : reviewAnswersOfProposals(tx, reviewed),
-    reviewFormsOfCall(tx, call.id),
-    options.wholeCall ? resourceEntriesOfCall(tx, call.id) : resourceEntriesOf(tx, ids),
-    options.totals ?? resourceTotalsOf(tx, call.id),
-  ]);
+  const data = await readChairData(
+    work.tx,
+    call.id,
+    { ids: reviewed },
+    { ids: rows.map((row) => row.id) },
+    options.totals,
+  );
+  return chairColumnsFrom(data, rows);
+}
+
+/**
+ * The same for every proposal of a call (the export), read by the call's id while the
+ * rows are read beside it: resolves to a function of the call's rows. The reviews of the
+ * caller's own rows are read with the rest and left out there.
+ */
+export async function callChairColumns(
+  work: ReadWork,
+  call: CallRow,
+): Promise<(rows: readonly CallProposalRow[]) => ChairColumnsOfRows> {
+  const all = { callId: call.id };
+  const data = await readChairData(work.tx, call.id, all, all);
+  return (rows) => chairColumnsFrom(data, rows);
+}
+
+/** The chair's columns of some rows, by proposal id, and the call's totals. */
+interface ChairColumnsOfRows {
+  columns: Map<number, ChairColumns>;
+  totals: ChairTotals;
+}
+
+function chairColumnsFrom(data: ChairData, rows: readonly CallProposalRow[]): ChairColumnsOfRows {
+  const { reviewRows, reviewerRows, answers, forms, entries, totals } = data;
   const reviewsOf = groupBy(reviewRows, (r) => r.proposalId);
   const reviewersOf = groupBy(reviewerRows, (r) => r.proposalId);
   const formsOf = groupBy(forms, (f) => f.proposalTypeId);

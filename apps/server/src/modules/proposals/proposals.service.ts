@@ -48,7 +48,7 @@ import { ImageTooLargeError, sanitizeRichText } from '../../lib/rich-text.js';
 import type { ReadWork, Work } from '../../lib/work.js';
 import { callResource, extensionsOfActor, findCall, type CallRow } from '../calls/calls.queries.js';
 import { callNotFound } from '../calls/calls.service.js';
-import { chairColumnsOf } from './chair-columns.js';
+import { callChairColumns, chairColumnsOf } from './chair-columns.js';
 import { answerErrors } from './proposal-answers.js';
 import {
   collaboratorAddedMail,
@@ -214,14 +214,14 @@ export async function getCallProposalExport(
 ): Promise<CallProposalExport> {
   const { call, own, resource } = await callToList(work, callId);
   authorize(work.actor, 'call.manage', resource, work.now);
-  const [rows, teams] = await Promise.all([
+  // Every read chooses its rows by the call's id, so none waits for another.
+  const [rows, teams, chairColumnsOfRows] = await Promise.all([
     callProposalRows(work.tx, work.actor, call, work.now),
     teamsAndWindowsOfCall(work.tx, call.id),
+    callChairColumns(work, call),
   ]);
-  const [editable, chairs] = await Promise.all([
-    editableOf(work, call, own, rows, teams),
-    chairColumnsOf(work, call, rows, { wholeCall: true }),
-  ]);
+  const editable = await editableOf(work, call, own, rows, teams);
+  const chairs = chairColumnsOfRows(rows);
   const items = rows.map((row) => ({
     ...presentCallProposal(row, editable.has(row.id)),
     ...chairs.columns.get(row.id),
