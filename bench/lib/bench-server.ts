@@ -17,8 +17,9 @@ const MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
  * The manifest at `path`, generated first when it is missing, older than a week, or of
- * another size than asked for (`small`: 1,000 proposals; otherwise 10,000). The database
- * is DATABASE_URL's or an embedded one, as `npm run bench:data` chooses.
+ * another size than asked for (`small`: 1,000 proposals; `full`: 10,000), or on another
+ * database than DATABASE_URL when that is set. It is generated on DATABASE_URL's database
+ * or an embedded one, as `npm run bench:data` chooses.
  */
 export async function ensureManifest(
   path: string,
@@ -30,10 +31,10 @@ export async function ensureManifest(
     const age = Date.now() - new Date(manifest.generatedAt).getTime();
     const wanted = size === 'small' ? SMALL_SIZE : FULL_SIZE;
     const sizeFits = size === 'any' || manifest.size.proposals === wanted.proposals;
+    // DATABASE_URL, when set, names the database to measure; unset, the manifest's serves.
     const sameDatabase =
-      'url' in manifest.database
-        ? manifest.database.url === process.env.DATABASE_URL
-        : !process.env.DATABASE_URL;
+      !process.env.DATABASE_URL ||
+      ('url' in manifest.database && manifest.database.url === process.env.DATABASE_URL);
     if (age < MAX_AGE_MS && sizeFits && sameDatabase) return manifest;
     log(`The data at ${path} is ${sizeFits ? 'too old or elsewhere' : 'of another size'}; generating it again.`);
   } else {
