@@ -123,7 +123,10 @@ describe('authorization table', () => {
 
   it('found every kind of canary where the rules let it be seen', () => {
     // Otherwise a canary that never reaches any answer would pass every scan.
-    expect(world.secrets.kinds.filter((k) => !world.secrets.sighted.has(k))).toEqual([]);
+    expect(
+      world.secrets.kinds.filter((k) => !world.secrets.sighted.has(k)),
+      'canaries no answer showed, not even to those who may see them (after the whole table)',
+    ).toEqual([]);
   });
 
   it('is docs/authorization.md, printed here too', async () => {
