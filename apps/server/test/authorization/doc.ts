@@ -31,19 +31,14 @@ export async function authorizationDoc(rows: readonly Row[]): Promise<string> {
   );
   const text = `# Authorization matrix
 
-Every route of the API against every kind of caller: the HTTP status each one gets for a
-request that is otherwise valid. It covers ${PERSONAS.length} personas x ${rows.length} rows
-(${routes} routes, some in several situations) = ${cells} cells, ${success} of
-them 2xx. \`apps/server/test/authorization.api.test.ts\` makes every one of these requests,
-on PGlite and on PostgreSQL, and fails when a status differs from this table, when the
-server registers a route the table does not list, when an answer shows a caller something
-they may not see (below), or when this page differs from the table. To rewrite it:
-
-\`\`\`sh
-${UPDATE_COMMAND}
-\`\`\`
-
-which runs that test alone with \`UPDATE_AUTHORIZATION_DOC=1\`.
+Every route of the API against ${PERSONAS.length} kinds of caller (${PERSONAS.join(', ')}): the
+HTTP status each one gets for a request that is otherwise valid. ${PERSONAS.length} personas x
+${rows.length} rows (${routes} routes, some in several situations) = ${cells} cells, ${success} of
+them 2xx. \`apps/server/test/authorization.api.test.ts\` makes every one of these requests, on
+PGlite and on PostgreSQL, and fails when a status differs from this table, when the server
+registers a route the table does not list, when an answer shows a caller something they may
+not see (below), or when this page differs from the table. \`${UPDATE_COMMAND}\` rewrites it
+(it runs that test alone with \`UPDATE_AUTHORIZATION_DOC=1\`).
 
 ## Personas
 
@@ -78,7 +73,8 @@ them open to all members), one closed, and one of the other committee. By the sp
 ${matrix(rows)}
 `;
   const options = await resolveConfig(DOC_PATH);
-  return format(text, { ...options, filepath: DOC_PATH });
+  // Prose wrapped at the print width here; the repository's `proseWrap: preserve` keeps it so.
+  return format(text, { ...options, proseWrap: 'always', filepath: DOC_PATH });
 }
 
 /** The table alone, for the test's output. */
