@@ -111,19 +111,57 @@ export interface LoadedProposal {
   resource: ProposalResource;
 }
 
+/** What a proposal's page shows besides the proposal: see `loadProposal`'s `page`. */
+export interface ProposalPage {
+  forms: TypeForm[];
+  entries: SavedEntry[];
+  reviewers: ReviewerName[];
+  reviews: { score: number | null; scores: Score[] }[];
+}
+
+/**
+ * The page's parts as JSON subqueries of the proposal in the FROM: its type's proposal
+ * forms (as `proposalFormsOf`), its saved answers (as `responsesOf`), its reviewers and
+ * review scores (whom they reach is the caller's to decide). Null unless asked for.
+ */
+function pageSql(wanted: boolean) {
+  if (!wanted) {
+    const none = sql<null>`null`;
+    return { pageForms: none, pageEntries: none, pageReviewers: none, pageReviews: none };
+  }
+  return {
+    pageForms: sql<TypeForm[]>`(
+      select coalesce(json_agg(json_build_object('id', f."id", 'type', n."type")
+        order by t."position"), '[]'::json)
+      from "proposal_type_forms" t
+      inner join "forms" f on f."id" = t."form_id"
+      inner join "form_names" n on n."id" = f."form_name_id"
+      where t."proposal_type_id" = ${proposals.proposalTypeId} and t."kind" = 'proposal')`,
+    pageEntries: sql<SavedEntry[]>`(
+      select coalesce(json_agg(json_build_object('formId', e."form_id",
+          'index', e."entry_index", 'data', e."data")
+        order by e."form_id", e."entry_index"), '[]'::json)
+      from "proposal_responses" e
+      where e."proposal_id" = ${proposals.id})`,
+    pageReviewers: reviewersJsonSql(proposals.id),
+    pageReviews: reviewScoresJsonSql(proposals.id),
+  };
+}
+
 /**
  * The one loader every proposal route goes through: the proposal with its call, type,
  * author, collaborators, lock holder, the author's and the caller's extensions, and
  * whether reviews exist. With `forUpdate`, the proposal row stays locked until the
  * transaction ends, so the checks made on it hold for the change that follows (two saves,
- * a save and a submit, take turns). Undefined when there is no such proposal.
+ * a save and a submit, take turns). With `page`, the same query also reads what the
+ * proposal's page shows (`ProposalPage`). Undefined when there is no such proposal.
  */
 export async function loadProposal(
   tx: Tx,
   actor: CommitteeActor,
   id: number,
-  options: { forUpdate?: boolean } = {},
-): Promise<LoadedProposal | undefined> {
+  options: { forUpdate?: boolean; page?: boolean } = {},
+): Promise<(LoadedProposal & { page?: ProposalPage }) | undefined> {
   // One query, its people and windows as JSON: every proposal read and change starts
   // here, and under load each round trip to the database costs more than the SQL in it.
   const query = tx
@@ -160,6 +198,7 @@ export async function loadProposal(
       actorHasReview: sql<boolean>`exists (
         select 1 from ${reviews}
         where ${reviews.proposalId} = ${proposals.id} and ${reviews.reviewerId} = ${actor.id}::int)`,
+      ...pageSql(options.page ?? false),
     })
     .from(proposals)
     .innerJoin(calls, eq(calls.id, proposals.callId))
@@ -199,6 +238,16 @@ export async function loadProposal(
       reviewerIds: row.reviewerIds,
       actorHasReview: Boolean(row.actorHasReview),
     },
+    ...(options.page
+      ? {
+          page: {
+            forms: row.pageForms ?? [],
+            entries: row.pageEntries ?? [],
+            reviewers: row.pageReviewers ?? [],
+            reviews: row.pageReviews ?? [],
+          },
+        }
+      : {}),
   };
 }
 
@@ -314,45 +363,6 @@ export async function responsesOf(tx: Tx, proposalId: number): Promise<SavedEntr
     .from(proposalResponses)
     .where(eq(proposalResponses.proposalId, proposalId))
     .orderBy(asc(proposalResponses.formId), asc(proposalResponses.entryIndex));
-}
-
-/**
- * The rest of a proposal's page, in one query: its type's proposal forms (as
- * `proposalFormsOf`), its saved answers (as `responsesOf`) and, for callers who see
- * them, its reviewers and review scores. One round trip, where it took four.
- */
-export async function proposalPageOf(
-  tx: Tx,
-  proposal: { id: number; proposalTypeId: number },
-  withReviews: boolean,
-): Promise<{
-  forms: TypeForm[];
-  entries: SavedEntry[];
-  reviewers: ReviewerName[];
-  reviews: { score: number | null; scores: Score[] }[];
-}> {
-  const none = sql<[]>`'[]'::json`;
-  const [row] = await tx
-    .select({
-      forms: sql<TypeForm[]>`(
-        select coalesce(json_agg(json_build_object('id', f."id", 'type', n."type")
-          order by t."position"), '[]'::json)
-        from "proposal_type_forms" t
-        inner join "forms" f on f."id" = t."form_id"
-        inner join "form_names" n on n."id" = f."form_name_id"
-        where t."proposal_type_id" = ${proposal.proposalTypeId} and t."kind" = 'proposal')`,
-      entries: sql<SavedEntry[]>`(
-        select coalesce(json_agg(json_build_object('formId', e."form_id",
-            'index', e."entry_index", 'data', e."data")
-          order by e."form_id", e."entry_index"), '[]'::json)
-        from "proposal_responses" e
-        where e."proposal_id" = ${proposal.id})`,
-      reviewers: withReviews ? reviewersJsonSql(proposal.id) : none,
-      reviews: withReviews ? reviewScoresJsonSql(proposal.id) : none,
-    })
-    .from(proposals)
-    .where(eq(proposals.id, proposal.id));
-  return row ?? { forms: [], entries: [], reviewers: [], reviews: [] };
 }
 
 export async function entryCount(tx: Tx, proposalId: number, formId: number): Promise<number> {

@@ -39,7 +39,7 @@ import type { z } from 'zod';
 import { addToAuditBatch } from '../../lib/audit.js';
 import { DELETE_STORED_FILES_JOB, type DeleteStoredFiles } from '../../lib/file-storage.js';
 import { storageKeysOf } from '../files/files.queries.js';
-import { reviewFactsOf, seesReviewFacts } from '../reviews/review-facts.js';
+import { reviewFactsOf } from '../reviews/review-facts.js';
 import { authorize } from '../../lib/authorize.js';
 import { conflict, HttpError, invalid, notFound } from '../../lib/http-errors.js';
 import { enqueueMail } from '../../lib/mail-job.js';
@@ -76,7 +76,6 @@ import {
   myProposals,
   proposalFormsOf,
   proposalOfRetriedSave,
-  proposalPageOf,
   recordSave,
   releaseLock,
   removeEntry,
@@ -124,8 +123,11 @@ export async function loadFor(
 // --- Reads -------------------------------------------------------------------------------
 
 export async function getProposal(work: ReadWork, id: number): Promise<ProposalDetail> {
-  const loaded = await loadFor(work, 'proposal.view', id);
-  const page = await proposalPageOf(work.tx, loaded.proposal, seesReviewFacts(work, loaded));
+  // The page in the same query as the proposal: one round trip for the whole read.
+  const loaded = await loadProposal(work.tx, work.actor, id, { page: true });
+  if (!loaded?.page) throw notFound(proposalMessages.notFound);
+  authorize(work.actor, 'proposal.view', loaded.resource, work.now);
+  const { page } = loaded;
   return {
     ...presentProposal(loaded, page.forms, page.entries, work.actor, work.now),
     ...reviewFactsOf(work, loaded, page),

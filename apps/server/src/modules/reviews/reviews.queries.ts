@@ -144,14 +144,14 @@ export interface ReviewerName {
  * SQL: drizzle leaves columns unqualified in a query of one table, and inside this
  * subquery an unqualified `id` would name the wrong table's.
  */
-export const reviewersJsonSql = (proposalId: number) => sql<ReviewerName[]>`(
+export const reviewersJsonSql = (proposalId: AnyPgColumn) => sql<ReviewerName[]>`(
   select coalesce(json_agg(json_build_object('id', u."id", 'name', ${reviewerName})
     order by u."last_name", u."first_name", u."id"), '[]'::json)
   from "proposal_reviewers" a inner join "users" u on u."id" = a."user_id"
   where a."proposal_id" = ${proposalId})`;
 
 /** A proposal's reviews' scores as one JSON array, oldest first (as `reviewsOfProposal`). */
-export const reviewScoresJsonSql = (proposalId: number) => sql<
+export const reviewScoresJsonSql = (proposalId: AnyPgColumn) => sql<
   { score: number | null; scores: Score[] }[]
 >`(
   select coalesce(json_agg(json_build_object('score', r."score", 'scores', r."scores")
