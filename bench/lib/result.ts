@@ -40,6 +40,9 @@ export const median = (values: readonly number[]) => percentile(values, 50);
 const format = (value: number, unit: string) =>
   `${Number.isInteger(value) || Math.abs(value) >= 100 ? Math.round(value) : value.toFixed(1)} ${unit}`;
 
+const ratioText = (ratio: number) =>
+  !Number.isFinite(ratio) ? 'n/a' : ratio >= 0.1 ? `${ratio.toFixed(2)}x` : `${ratio.toPrecision(2)}x`;
+
 /** The results as one Markdown table, ready for bench/README.md. */
 export function resultTable(results: readonly FigureResult[]): string {
   const lines = [
@@ -50,7 +53,7 @@ export function resultTable(results: readonly FigureResult[]): string {
     lines.push(
       `| (${r.figure}) ${r.name} | ${format(r.value, r.unit)} | ${r.goal} | ` +
         `${r.baseline.name}: ${format(r.baseline.value, r.unit)} | ` +
-        `${Number.isFinite(r.ratio) ? `${r.ratio.toFixed(2)}x` : 'n/a'} | ${r.goal.startsWith('none') ? '—' : r.met ? 'yes' : '**no**'} |`,
+        `${ratioText(r.ratio)} | ${r.goal.startsWith('none') ? '—' : r.met ? 'yes' : '**no**'} |`,
     );
   }
   return lines.join('\n');
