@@ -8,7 +8,8 @@
  *   DATABASE_URL=postgres://... npm run bench:data -- --reset
  *
  * On PostgreSQL when DATABASE_URL is set, else on PGlite in DATA_DIR (default
- * bench/.data/pglite, made afresh each time). A database that already holds calls is
+ * bench/.data/pglite beside the default manifest, `<manifest>-pglite` beside another;
+ * made afresh each time). A database that already holds calls is
  * refused unless `--reset`, which empties it first.
  *
  * The set-up an admin does by hand (committee, roles, forms, calls) goes through the
@@ -48,6 +49,8 @@ export interface GenerateOptions {
   /** PostgreSQL; when absent, PGlite in `dataDir`. */
   databaseUrl?: string;
   dataDir: string;
+  /** The data directory is the generator's own (not DATA_DIR's): made afresh each run. */
+  ownDataDir: boolean;
   manifestPath: string;
   reset: boolean;
   log?: (line: string) => void;
@@ -59,7 +62,7 @@ export const SMALL_SIZE = { proposals: 1_000, reviews: 4_000, facilities: 3, edi
 /** Empties a PostgreSQL database that holds calls, with `--reset`; refuses without it. */
 async function prepareDatabase(options: GenerateOptions): Promise<void> {
   if (!options.databaseUrl) {
-    if (options.reset || resolve(options.dataDir) === DEFAULT_DATA_DIR)
+    if (options.reset || options.ownDataDir)
       await rm(options.dataDir, { recursive: true, force: true });
     return;
   }
@@ -227,15 +230,22 @@ export function generateOptionsFrom(argv: string[]): GenerateOptions {
   };
   // npm runs workspace scripts in bench/; paths on the command line mean where it was typed.
   const cwd = process.env.INIT_CWD ?? process.cwd();
+  const manifestPath =
+    typeof values.manifest === 'string' ? resolve(cwd, values.manifest) : DEFAULT_MANIFEST;
+  // Each manifest its own embedded database, so generating one never breaks another's tokens.
+  const ownDataDir =
+    manifestPath === DEFAULT_MANIFEST
+      ? DEFAULT_DATA_DIR
+      : `${manifestPath.replace(/\.json$/, '')}-pglite`;
   return {
     proposals: count('proposals', 1),
     reviews: count('reviews', 0),
     facilities: count('facilities', 1),
     editors: count('editors', 0),
     databaseUrl: process.env.DATABASE_URL || undefined,
-    dataDir: process.env.DATA_DIR ? resolve(cwd, process.env.DATA_DIR) : DEFAULT_DATA_DIR,
-    manifestPath:
-      typeof values.manifest === 'string' ? resolve(cwd, values.manifest) : DEFAULT_MANIFEST,
+    dataDir: process.env.DATA_DIR ? resolve(cwd, process.env.DATA_DIR) : ownDataDir,
+    ownDataDir: !process.env.DATA_DIR,
+    manifestPath,
     reset: Boolean(values.reset),
   };
 }

@@ -40,12 +40,15 @@ export async function ensureManifest(
   } else {
     log(`No benchmark data at ${path}; generating it (npm run bench:data).`);
   }
-  const options = generateOptionsFrom(size === 'small' ? ['--small'] : []);
+  const options = generateOptionsFrom([
+    ...(size === 'small' ? ['--small'] : []),
+    ...['--manifest', path],
+  ]);
   // Data this command generated before may go; anyone else's database is refused if it holds calls.
   const previous = existsSync(path) ? await readManifest(path) : undefined;
   const ours =
     previous && 'url' in previous.database && previous.database.url === options.databaseUrl;
-  return generate({ ...options, manifestPath: path, reset: Boolean(ours), log });
+  return generate({ ...options, reset: Boolean(ours), log });
 }
 
 export type BenchServer = Awaited<ReturnType<typeof startServer>>;
