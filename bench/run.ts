@@ -40,6 +40,9 @@ import { resultTable, type Figure, type FigureResult } from './lib/result.js';
 const FIGURES: Record<string, () => Promise<{ run: Figure }>> = {
   a: () => import('./figures/a-list.js'),
   b: () => import('./figures/b-proposal.js'),
+  d: () => import('./figures/d-exports.js'),
+  e: () => import('./figures/e-list-page.js'),
+  f: () => import('./figures/f-start.js'),
 };
 
 const FIRST_PAGE_JS_BUDGET_BYTES = 200 * 1000;
@@ -213,8 +216,10 @@ const withBundle = wanted('bundle') && !options['skip-bundle'];
 const letters = Object.keys(FIGURES).filter(wanted);
 // The compiled server, and the built web app it serves; the browser needs Debian's Chromium.
 // The API figures need only the server, which starting it builds when it is stale.
-if (withStartup || withBundle) runScript('scripts/ensure-built.mjs');
-if (withBundle) runScript('scripts/ensure-chromium.mjs');
+// Figures (d), (e) and (f) load the web app in the browser.
+const inBrowser = letters.some((letter) => ['d', 'e', 'f'].includes(letter));
+if (withStartup || withBundle || inBrowser) runScript('scripts/ensure-built.mjs');
+if (withBundle || inBrowser) runScript('scripts/ensure-chromium.mjs');
 
 if (withStartup) await benchStartup();
 if (withBundle) await benchFirstPageJs();

@@ -1,0 +1,105 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+// page.evaluate() callbacks run in the browser.
+/**
+ * The browser side of figures (d), (e) and (f): Debian's Chromium as the e2e suite starts
+ * it, pages opened signed in, and the script requests of a page load grouped in waves.
+ */
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/lib/chromium.mjs';
+
+/** Where the web app keeps the signed-in user's token (apps/web/src/api/session.ts). */
+const TOKEN_KEY = 'merit.token';
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+/**
+ * A page in a fresh context (an empty cache, as a first visit) that is signed in with
+ * `token` before any script of the app runs, as a login in an earlier visit would leave it.
+ */
+export async function signedInPage(browser: Browser, token: string | null): Promise<Page> {
+  const context = await browser.newContext({ acceptDownloads: true });
+  if (token !== null) {
+    await context.addInitScript(([key, value]) => window.localStorage.setItem(key, value), [
+      TOKEN_KEY,
+      token,
+    ] as const);
+  }
+  return context.newPage();
+}
+
+export interface ScriptWaves {
+  /** Script requests in the load. */
+  scripts: number;
+  /** Rounds of script requests, each started by a script of the round before it. */
+  waves: number;
+  /** Scripts per wave, first wave first. */
+  perWave: number[];
+}
+
+/**
+ * Records the script requests of the page's next load and groups them in waves: requests
+ * in flight together are one wave, and a script asked for when every script asked for
+ * before it has arrived starts the next one, since only code that has run can have asked
+ * for it (an import() of a route's page, its modulepreload links). Chromium's DevTools
+ * protocol gives the times; its initiators do not name the module that asked.
+ */
+export async function recordScriptWaves(page: Page): Promise<() => ScriptWaves> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  const events: { at: number; kind: 'sent' | 'done'; id: string }[] = [];
+  const scripts = new Set<string>();
+  cdp.on('Network.requestWillBeSent', (event) => {
+    if (event.type !== 'Script') return;
+    scripts.add(event.requestId);
+    events.push({ at: event.timestamp, kind: 'sent', id: event.requestId });
+  });
+  const done = (event: { requestId: string; timestamp: number }) => {
+    if (scripts.has(event.requestId)) {
+      events.push({ at: event.timestamp, kind: 'done', id: event.requestId });
+    }
+  };
+  cdp.on('Network.loadingFinished', done);
+  cdp.on('Network.loadingFailed', done);
+  return () => {
+    const perWave: number[] = [];
+    const inFlight = new Set<string>();
+    // Events arrive in order; at equal times an arrival comes before a request it allowed.
+    const ordered = events
+      .map((event, index) => ({ ...event, index }))
+      .sort(
+        (a, b) =>
+          a.at - b.at || (a.kind === b.kind ? a.index - b.index : a.kind === 'done' ? -1 : 1),
+      );
+    for (const event of ordered) {
+      if (event.kind === 'done') {
+        inFlight.delete(event.id);
+        continue;
+      }
+      if (inFlight.size === 0) perWave.push(0);
+      perWave[perWave.length - 1]! += 1;
+      inFlight.add(event.id);
+    }
+    return { scripts: scripts.size, waves: perWave.length, perWave };
+  };
+}
+
+/** performance.now() in the page: milliseconds since its navigation started. */
+export function pageNow(page: Page): Promise<number> {
+  return page.evaluate(() => performance.now());
+}
+
+/** The page's First Contentful Paint, in milliseconds from navigation start. */
+export function firstContentfulPaint(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        new PerformanceObserver((list) => {
+          const entry = list.getEntriesByName('first-contentful-paint')[0];
+          if (entry) resolve(entry.startTime);
+        }).observe({ type: 'paint', buffered: true });
+      }),
+  );
+}
