@@ -67,6 +67,8 @@ them open to all members), one closed, and one of the other committee. By the sp
   the chairs of its committee and admins; to nobody else.
 - The emails of a proposal's people: to whoever sees the proposal (its people, the chairs of
   its committee and admins, its committee's members once it is submitted).
+- The email of a plain or deactivated user (a canary too), on no committee and no proposal: to
+  themselves and admins.
 
 ## The table
 

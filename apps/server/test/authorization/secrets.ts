@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
  * Who may see what is written here from the spec (section 6, "Roles and permissions")
  * and ARCHITECTURE.md ("Visibility", "Roles"), not read from the code under test.
  */
-export type SecretKind = 'review' | 'reviewer' | 'decision' | 'email';
+export type SecretKind = 'review' | 'reviewer' | 'decision' | 'email' | 'account';
 
 /** What the rules need to know of the proposal a secret belongs to. */
 export interface SecretOwner {
@@ -35,7 +35,10 @@ export interface Secret {
   value: string;
   /** A number, found only as a whole number (not inside a longer one). */
   numeric?: boolean;
+  /** The proposal it belongs to; for an `account` secret, a proposal nobody is on. */
   owner: SecretOwner;
+  /** For an `account` secret: the user whose own it is. */
+  accountOf?: number;
 }
 
 /** A caller as the visibility rules see them. */
@@ -57,7 +60,8 @@ export interface Viewer {
  * - a decision summary: its author and collaborators once the call is closed, and not
  *   before; the chairs of its committee and admins always; nobody else;
  * - the emails of its people: whoever sees the proposal (its people, the committee's
- *   chairs and admins, the committee's members once it is submitted).
+ *   chairs and admins, the committee's members once it is submitted);
+ * - the email of someone on no committee and no proposal: themselves and admins.
  */
 export function maySee(viewer: Viewer, secret: Secret): boolean {
   const { owner } = secret;
@@ -77,6 +81,8 @@ export function maySee(viewer: Viewer, secret: Secret): boolean {
       return team ? owner.callClosed : chair;
     case 'email':
       return team || chair || (member && owner.submitted);
+    case 'account':
+      return viewer.isAdmin || viewer.id === secret.accountOf;
   }
 }
 

@@ -129,6 +129,16 @@ export const newCall = (w: World, daysAgo = 0, committeeId = w.committeeId, isRe
     ),
   );
 
+/** The owner of secrets that belong to no proposal. */
+const NOBODY: SecretOwner = {
+  committeeId: 0,
+  team: [],
+  reviewing: [],
+  reviewOpenToMembers: false,
+  submitted: false,
+  callClosed: false,
+};
+
 /** The caller for one cell: a new user of the persona's kind and a token of theirs. */
 export async function makeCaller(w: World, persona: Persona): Promise<Caller> {
   const viewer: Viewer = { id: null, isAdmin: false, chairOf: [], memberOf: [] };
@@ -137,12 +147,25 @@ export async function makeCaller(w: World, persona: Persona): Promise<Caller> {
   if (persona === 'anonymous' || persona === 'unverified')
     return { persona, id: null, headers: {}, viewer };
   const now = w.ctx.clock.now();
+  // Plain users and deactivated ones are on no committee and no proposal (but their own):
+  // their emails are theirs and the admins' to see.
+  const lone = persona === 'user' || persona === 'deactivated';
+  const email = lone ? `${w.secrets.word('account')}@example.org` : undefined;
   const user = await newUser(w, {
     isAdmin: persona === 'admin',
     registrationComplete: persona !== 'incomplete',
     isAaf: persona === 'incomplete',
+    ...(email ? { email } : {}),
   });
   viewer.id = user.id;
+  if (email)
+    w.secrets.add({
+      kind: 'account',
+      what: "a plain user's email",
+      value: email,
+      accountOf: user.id,
+      owner: NOBODY,
+    });
   if (persona === 'member' || persona === 'reviewer') {
     await giveRole(w.ctx.app, user.id, w.committeeId, 'MEMBER', now);
     viewer.memberOf = [w.committeeId];
