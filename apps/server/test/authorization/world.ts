@@ -14,14 +14,7 @@ import { issueToken } from '../../src/modules/auth/tokens.js';
 import { saveCall } from '../../src/modules/calls/calls.service.js';
 import { createUser } from '../../src/modules/users/users.service.js';
 import { makeForm, makeFormName } from '../admin-fixtures.js';
-import {
-  assignReviewers,
-  callPayload,
-  makeCallForms,
-  makeProposal,
-  makeReview,
-  type CallForms,
-} from '../call-fixtures.js';
+import { assignReviewers, callPayload, makeCallForms, type CallForms } from '../call-fixtures.js';
 import {
   createTestApp,
   giveRole,
@@ -85,18 +78,28 @@ export interface Caller {
 
 export const unique = () => randomBytes(4).toString('hex');
 
-/** A user straight in the database; no password, since every caller gets a token directly. */
+let userSeq = 0;
+
+/**
+ * A user straight in the database, with no password (every caller gets a token directly)
+ * and a random collaborator hash: one insert, where the service also checks the hash.
+ */
 export async function newUser(w: World, overrides: Partial<typeof users.$inferInsert> = {}) {
-  const name = `authz_${unique()}`;
-  return createUser(w.ctx.app.db, {
-    username: name,
-    email: `${name}@example.org`,
-    firstName: 'Table',
-    lastName: 'Caller',
-    emailVerified: true,
-    password: null,
-    ...overrides,
-  });
+  userSeq += 1;
+  const name = `authz_${userSeq}_${unique()}`;
+  const [row] = await w.ctx.app.db
+    .insert(users)
+    .values({
+      username: name,
+      email: `${name}@example.org`,
+      firstName: 'Table',
+      lastName: 'Caller',
+      emailVerified: true,
+      hash: randomBytes(5).toString('hex'),
+      ...overrides,
+    })
+    .returning();
+  return row!;
 }
 
 /** A current member of the shared committee, to be assigned as a reviewer. */
@@ -217,16 +220,22 @@ async function seedReview(w: World, proposalId: number, owner: SecretOwner) {
     .returning();
   await giveRole(w.ctx.app, id, owner.committeeId, 'MEMBER', now);
   await assignReviewers(w.ctx.app, proposalId, [id]);
-  const review = await makeReview(w.ctx.app, proposalId, id);
   const score = s.score();
   const comment = s.word('comment');
-  await db
-    .update(reviews)
-    .set({ score, scores: [{ name: 'score', value: score }] })
-    .where(eq(reviews.id, review.id));
+  const [review] = await db
+    .insert(reviews)
+    .values({
+      proposalId,
+      reviewerId: id,
+      score,
+      scores: [{ name: 'score', value: score }],
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
   await db.insert(reviewResponses).values([
-    { reviewId: review.id, formId: w.forms.review, data: { title: comment }, updatedAt: now },
-    { reviewId: review.id, formId: w.forms.score, data: { score }, updatedAt: now },
+    { reviewId: review!.id, formId: w.forms.review, data: { title: comment }, updatedAt: now },
+    { reviewId: review!.id, formId: w.forms.score, data: { score }, updatedAt: now },
   ]);
   s.add({ kind: 'review', what: 'review comment', value: comment, owner });
   s.add({ kind: 'review', what: 'review score', value: String(score), numeric: true, owner });
@@ -266,18 +275,27 @@ export async function seedProposal(w: World, input: SeedInput) {
     ...(input.collaboratorIds ?? []),
     ...(input.canaryCollaborator ? [await person()] : []),
   ];
-  const proposal = await makeProposal(w.ctx.app, {
-    callId: input.call.id,
-    proposalTypeId: (input.call.typeId ??= await proposalTypeOf(w.ctx.app, input.call.id)),
-    authorId,
-    stateVal,
-  });
+  const decision = s.word('decision');
+  const now = w.ctx.clock.now();
+  const [proposal] = await db
+    .insert(proposals)
+    .values({
+      callId: input.call.id,
+      proposalTypeId: (input.call.typeId ??= await proposalTypeOf(w.ctx.app, input.call.id)),
+      authorId,
+      name: 'A proposal',
+      stateVal,
+      decisionSummary: `<p>The committee decided: ${decision}</p>`,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
   if (collaboratorIds.length > 0)
     await db
       .insert(proposalCollaborators)
-      .values(collaboratorIds.map((userId) => ({ proposalId: proposal.id, userId })));
+      .values(collaboratorIds.map((userId) => ({ proposalId: proposal!.id, userId })));
   const reviewerIds = stateVal >= 1 ? (input.reviewerIds ?? []) : [];
-  await assignReviewers(w.ctx.app, proposal.id, reviewerIds);
+  await assignReviewers(w.ctx.app, proposal!.id, reviewerIds);
   const owner: SecretOwner = {
     committeeId: input.call.committeeId,
     team: [authorId, ...collaboratorIds],
@@ -286,16 +304,11 @@ export async function seedProposal(w: World, input: SeedInput) {
     submitted: stateVal >= 1,
     callClosed: input.call.closed,
   };
-  const decision = s.word('decision');
-  await db
-    .update(proposals)
-    .set({ decisionSummary: `<p>The committee decided: ${decision}</p>` })
-    .where(eq(proposals.id, proposal.id));
   s.add({ kind: 'decision', what: 'decision summary', value: decision, owner });
   for (const email of emails)
     s.add({ kind: 'email', what: "a proposer's email", value: email, owner });
-  if (stateVal >= 1) await seedReview(w, proposal.id, owner);
-  return proposal;
+  if (stateVal >= 1) await seedReview(w, proposal!.id, owner);
+  return proposal!;
 }
 
 /**
