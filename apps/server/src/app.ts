@@ -20,6 +20,7 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './pl
 import { registerInputGuard } from './plugins/input-guard.js';
 import { createResponseSerializer } from './plugins/serializer.js';
 import { createJobRunner } from './lib/jobs.js';
+import { loggerOptions } from './lib/log-options.js';
 import { registerUnitOfWork } from './lib/work.js';
 import { registerWeb } from './plugins/web.js';
 import { createCaptcha } from './plugins/captcha.js';
@@ -81,10 +82,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const ownsDatabase = !options.database;
 
   const app = Fastify({
-    logger: options.logger ?? {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie'],
-    },
+    logger: options.logger ?? loggerOptions(config.logLevel),
     // Fastify 5.12 reads a bare hop count as "trust nobody"; this trusts the nearest hops.
     trustProxy:
       typeof config.trustProxy === 'number'

@@ -22,6 +22,9 @@ export async function registerWeb(app: FastifyInstance): Promise<void> {
       root: webDir,
       prefix: '/',
       index: ['index.html'],
+      // @fastify/static serves dotfiles by default: a .git or .env that found its way into
+      // the web folder would be handed out (ASVS V4.3.2). Ignored, they are page paths.
+      dotfiles: 'ignore',
       cacheControl: false,
       etag: true,
       lastModified: true,
