@@ -40,6 +40,8 @@ import { resultTable, type Figure, type FigureResult } from './lib/result.js';
 const FIGURES: Record<string, () => Promise<{ run: Figure }>> = {
   a: () => import('./figures/a-list.js'),
   b: () => import('./figures/b-proposal.js'),
+  // (c) the deadline spike, with (g) the server's memory during it and the scale-out run.
+  c: () => import('./figures/c-spike.js'),
   d: () => import('./figures/d-exports.js'),
   e: () => import('./figures/e-list-page.js'),
   f: () => import('./figures/f-start.js'),

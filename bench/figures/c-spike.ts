@@ -1,0 +1,688 @@
+/**
+ * (c) The deadline spike, (g) the server's memory during it, and the scale-out run.
+ *
+ * (c) 200 editors, each on their own Draft in the open call, each a browser of its own
+ * (own loopback address, own kept-alive connections): `GET /lock/{id}/` every 5 s (take
+ * or renew the lock) and a save of a form (`POST /proposal_responses/`, as the editor's
+ * Save sends it, with checks on) every 2 s, for 60 s (15 s with --quick), against the
+ * compiled server in production mode. The web editor restarts its 5 s lock wait after
+ * each save, so an editor saving every 2 s sends fewer lock requests than this: the
+ * load here is the issue's, a little more than the editor's. Every save writes a new
+ * title; afterwards SQL checks that what the database holds for each form is the last
+ * acknowledged save and that every acknowledged save's hash is recorded. Goal: p99
+ * under 100 ms, 0 errors, no acknowledged save lost. Baseline: the same browsers on the
+ * same timers asking `GET /health` instead.
+ *
+ * (g) The server's RSS every 500 ms during the spike; goal: under 300 MB. Baseline: its
+ * RSS at idle after start.
+ *
+ * Scale-out (PostgreSQL only): two app processes behind bench/lib/proxy.ts (round robin,
+ * TRUST_PROXY=loopback). The spike again, but 20 of the proposals each have two editors
+ * (the author and a collaborator) who open and leave the editor over and over, racing
+ * for the lock, and both try to save whether or not they hold it. Checked: no one is
+ * granted the lock or a save while another certainly holds it, and no acknowledged save
+ * is lost. Throughput: the 200 editors saving and renewing back to back, no pauses, for
+ * 15 s (5 s), through the proxy to one process and then to two.
+ *
+ *   npx tsx bench/figures/c-spike.ts [--quick] [--small] [--manifest path]
+ */
+import { randomInt } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { startServer } from '../../scripts/lib/server.mjs';
+import { databaseName, runAlone, startBenchServer, type BenchServer } from '../lib/bench-server.js';
+import {
+  Browser,
+  cpuMeter,
+  every,
+  loopbackAddress,
+  rssMbOf,
+  rssSampler,
+  sleep,
+  type Timed,
+} from '../lib/load.js';
+import { readManifest, type Editor, type Manifest } from '../lib/manifest.js';
+import { startProxy } from '../lib/proxy.js';
+import { percentile, type FigureOptions, type FigureResult } from '../lib/result.js';
+
+const EDITORS = 200;
+const LOCK_EVERY_MS = 5_000;
+const SAVE_EVERY_MS = 2_000;
+const CONTESTED = 20;
+const API = '/api/v1';
+
+/** One save the server acknowledged (or refused), with the title it wrote. */
+interface Save {
+  proposalId: number;
+  formId: number;
+  hash: number;
+  title: string;
+  by: number;
+  sentAt: number;
+  doneAt: number;
+  ok: boolean;
+}
+
+interface Run {
+  timed: Timed[];
+  saves: Save[];
+  /** Answers that were not what the product promises: errors, whatever their cause. */
+  errors: string[];
+  seconds: number;
+}
+
+/** Unique within the run and below 2^31, as the spec's save hashes are. */
+let nextHash = randomInt(2 ** 30);
+const newHash = () => nextHash++ % 2 ** 31;
+const runTag = Date.now().toString(36);
+
+function saveBody(editor: Editor, proposalId: number, hash: number, title: string) {
+  return {
+    call: editor.callId,
+    proposalTypeId: editor.proposalTypeId,
+    proposal: proposalId,
+    new: false,
+    hash,
+    formId: editor.formId,
+    index: 0,
+    singleSave: true,
+    validate: true,
+    data: { title, summary: `Saved by the deadline spike benchmark, ${title}.`, keywords: '' },
+  };
+}
+
+/** Sends one save and records it; the answer too. */
+async function save(
+  browser: Browser,
+  editor: Editor,
+  proposalId: number,
+  by: number,
+  run: Run,
+): Promise<{ answer: Timed; record: Save }> {
+  const hash = newHash();
+  const title = `spike ${runTag} ${proposalId} ${hash}`;
+  const answer = await browser.send(
+    'save',
+    'POST',
+    `${API}/proposal_responses/`,
+    saveBody(editor, proposalId, hash, title),
+  );
+  run.timed.push(answer);
+  const record: Save = {
+    proposalId,
+    formId: editor.formId,
+    hash,
+    title,
+    by,
+    sentAt: answer.sentAt,
+    doneAt: answer.doneAt,
+    ok: answer.status === 200,
+  };
+  run.saves.push(record);
+  return { answer, record };
+}
+
+/** The answer's JSON, or {} when it is not JSON (a proxy's 502, say). */
+function json<T>(body: string): Partial<T> {
+  try {
+    return JSON.parse(body) as Partial<T>;
+  } catch {
+    return {};
+  }
+}
+
+const describe = (t: Timed) =>
+  `${t.kind} ${t.status || t.error}${t.body ? `: ${t.body.slice(0, 160)}` : ''}`;
+
+/**
+ * The spike's editors on `base` for `seconds`: each takes its lock at once, then renews
+ * it every 5 s and saves every 2 s, its timers started at a random point of the first
+ * period. With `health`, the same browsers and timers ask GET /health instead.
+ */
+async function editorsLoad(
+  base: URL,
+  editors: readonly Editor[],
+  seconds: number,
+  health: boolean,
+  run: Run,
+  firstAddress = 0,
+): Promise<void> {
+  const t0 = performance.now() + 200;
+  const endAt = t0 + seconds * 1000;
+  await Promise.all(
+    editors.map(async (editor, i) => {
+      const browser = new Browser(base, loopbackAddress(firstAddress + i), editor.token);
+      const lock = async () => {
+        const answer = health
+          ? await browser.send('health', 'GET', `${API}/health`)
+          : await browser.send('lock', 'GET', `${API}/lock/${editor.proposalId}/`);
+        run.timed.push(answer);
+        if (answer.status !== 200) return void run.errors.push(describe(answer));
+        if (!health && json<{ holderId: number }>(answer.body).holderId !== editor.userId)
+          run.errors.push(`editor ${editor.userId} does not hold its own lock: ${answer.body}`);
+      };
+      const write = async () => {
+        if (health) {
+          const answer = await browser.send('health', 'GET', `${API}/health`);
+          run.timed.push(answer);
+          if (answer.status !== 200) run.errors.push(describe(answer));
+          return;
+        }
+        const { answer } = await save(browser, editor, editor.proposalId, editor.userId, run);
+        if (answer.status !== 200) run.errors.push(describe(answer));
+      };
+      const lockStart = t0 + Math.random() * LOCK_EVERY_MS;
+      await sleep(lockStart - performance.now());
+      await lock();
+      await Promise.all([
+        every(LOCK_EVERY_MS, lockStart + LOCK_EVERY_MS, endAt, lock),
+        every(SAVE_EVERY_MS, t0 + Math.random() * SAVE_EVERY_MS, endAt, write),
+      ]);
+      browser.close();
+    }),
+  );
+}
+
+/** What happened on one contested proposal, in the order the answers arrived. */
+interface LockEvent {
+  client: number;
+  type: 'grant' | 'other' | 'save-ok' | 'save-refused' | 'release';
+  sentAt: number;
+  doneAt: number;
+  holderId?: number | null;
+}
+
+/**
+ * Two editors (the author and a collaborator) of one proposal, each opening the editor
+ * for 4 to 10 s, leaving it (giving the lock back if held), and coming back after up to
+ * 1.5 s. While open: the lock every 5 s, a save every 2 s, held or not (a stale tab's
+ * save, which the server must refuse while the other holds the lock).
+ */
+async function contestedLoad(
+  base: URL,
+  pairs: readonly { proposalId: number; people: [Editor, Editor] }[],
+  seconds: number,
+  run: Run,
+  firstAddress: number,
+): Promise<Map<number, LockEvent[]>> {
+  const events = new Map<number, LockEvent[]>();
+  const endAt = performance.now() + seconds * 1000;
+  await Promise.all(
+    pairs.flatMap(({ proposalId, people }, p) =>
+      people.map(async (editor, side) => {
+        const log = events.get(proposalId) ?? [];
+        events.set(proposalId, log);
+        const browser = new Browser(
+          base,
+          loopbackAddress(firstAddress + 2 * p + side),
+          editor.token,
+        );
+        const me = editor.userId;
+        while (performance.now() < endAt - 1_000) {
+          const leaveAt = Math.min(endAt, performance.now() + 4_000 + Math.random() * 6_000);
+          let held = false;
+          const lock = async () => {
+            const answer = await browser.send('lock', 'GET', `${API}/lock/${proposalId}/`);
+            run.timed.push(answer);
+            if (answer.status !== 200) return void run.errors.push(describe(answer));
+            const holderId = json<{ holderId: number | null }>(answer.body).holderId ?? null;
+            held = holderId === me;
+            log.push({ client: me, type: held ? 'grant' : 'other', holderId, ...answer });
+          };
+          const write = async () => {
+            const { answer } = await save(browser, editor, proposalId, me, run);
+            const refused =
+              answer.status === 409 && json<{ code: string }>(answer.body).code === 'locked';
+            if (answer.status !== 200 && !refused) run.errors.push(describe(answer));
+            log.push({ client: me, type: refused ? 'save-refused' : 'save-ok', ...answer });
+          };
+          const now = performance.now();
+          await lock();
+          await Promise.all([
+            every(LOCK_EVERY_MS, now + LOCK_EVERY_MS, leaveAt, lock),
+            every(SAVE_EVERY_MS, now + Math.random() * SAVE_EVERY_MS, leaveAt, write),
+          ]);
+          if (held) {
+            const answer = await browser.send('release', 'DELETE', `${API}/lock/${proposalId}/`);
+            run.timed.push(answer);
+            if (answer.status !== 204) run.errors.push(describe(answer));
+            log.push({ client: me, type: 'release', ...answer });
+          }
+          await sleep(300 + Math.random() * 1_200);
+        }
+        browser.close();
+      }),
+    ),
+  );
+  return events;
+}
+
+/**
+ * One holder at a time, as far as the answers can prove it: a client certainly holds the
+ * lock from the arrival of a grant to the sending of its release. Any grant or save to
+ * the other client sent and answered wholly inside that span is a violation, and so is
+ * the holder being told someone else holds it, or its own save refused, inside it.
+ */
+function lockViolations(events: Map<number, LockEvent[]>) {
+  const violations: string[] = [];
+  let handovers = 0;
+  for (const [proposalId, log] of events) {
+    const spans: { client: number; from: number; to: number }[] = [];
+    const clients = new Set(log.map((e) => e.client));
+    for (const client of clients) {
+      let from: number | null = null;
+      for (const e of log.filter((x) => x.client === client).sort((a, b) => a.sentAt - b.sentAt)) {
+        // Only what was sent after the grant arrived tells of the span; a save sent
+        // before may rightly have been refused while the other still held the lock.
+        if (e.type === 'grant' && from === null) from = e.doneAt;
+        else if (from === null || e.sentAt < from) continue;
+        else if (e.type === 'release' || e.type === 'other') {
+          spans.push({ client, from, to: e.sentAt });
+          if (e.type === 'other')
+            violations.push(`proposal ${proposalId}: ${client} lost the lock it kept renewing`);
+          from = null;
+        } else if (e.type === 'save-refused')
+          violations.push(
+            `proposal ${proposalId}: ${client}'s save refused while it held the lock`,
+          );
+      }
+      if (from !== null) spans.push({ client, from, to: Infinity });
+    }
+    for (const span of spans) {
+      for (const e of log) {
+        if (e.client === span.client || (e.type !== 'grant' && e.type !== 'save-ok')) continue;
+        if (e.sentAt >= span.from && e.doneAt <= span.to)
+          violations.push(
+            `proposal ${proposalId}: ${e.client} got ${e.type} while ${span.client} held the lock`,
+          );
+      }
+    }
+    const grants = log.filter((e) => e.type === 'grant').sort((a, b) => a.doneAt - b.doneAt);
+    grants.forEach((g, i) => {
+      if (i > 0 && grants[i - 1]!.client !== g.client) handovers++;
+    });
+  }
+  return { violations, handovers };
+}
+
+type Query = <T>(text: string, params: unknown[]) => Promise<T[]>;
+
+/** Runs `fn` with a connection to the manifest's database (PGlite once the server is gone). */
+async function withDatabase<T>(manifest: Manifest, fn: (query: Query) => Promise<T>): Promise<T> {
+  if ('url' in manifest.database) {
+    const client = new pg.Client({ connectionString: manifest.database.url });
+    await client.connect();
+    try {
+      return await fn(async (text, params) => (await client.query(text, params)).rows);
+    } finally {
+      await client.end();
+    }
+  }
+  const client = new PGlite(join(manifest.database.dataDir, 'db'));
+  await client.waitReady;
+  try {
+    return await fn(async (text, params) => (await client.query(text, params)).rows as never);
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * Acknowledged saves the database does not hold: per proposal and form, what it holds
+ * must be one of the saves that may have been applied last (answered after the last
+ * acknowledged one was sent), and every acknowledged save's hash must be recorded.
+ */
+async function lostSaves(manifest: Manifest, saves: readonly Save[]): Promise<string[]> {
+  const acked = saves.filter((s) => s.ok);
+  const byForm = new Map<string, Save[]>();
+  for (const s of acked) {
+    const key = `${s.proposalId}/${s.formId}`;
+    byForm.set(key, [...(byForm.get(key) ?? []), s]);
+  }
+  const proposalIds = [...new Set(acked.map((s) => s.proposalId))];
+  return withDatabase(manifest, async (query) => {
+    const held = await query<{ proposal_id: number; form_id: number; title: string }>(
+      `select proposal_id, form_id, data ->> 'title' as title from proposal_responses
+        where proposal_id = any($1) and entry_index = 0`,
+      [proposalIds],
+    );
+    const recorded = await query<{ proposal_id: number; form_id: number; hash: number }>(
+      `select proposal_id, form_id, hash from proposal_saves
+        where proposal_id = any($1) and entry_index = 0`,
+      [proposalIds],
+    );
+    const hashes = new Set(recorded.map((r) => `${r.proposal_id}/${r.form_id}/${r.hash}`));
+    const titles = new Map(held.map((r) => [`${r.proposal_id}/${r.form_id}`, r.title]));
+    const lost: string[] = [];
+    for (const [key, list] of byForm) {
+      const lastSent = Math.max(...list.map((s) => s.sentAt));
+      const candidates = list.filter((s) => s.doneAt >= lastSent).map((s) => s.title);
+      if (!candidates.includes(titles.get(key) ?? ''))
+        lost.push(
+          `${key}: holds "${titles.get(key)}", last acknowledged "${candidates.join('" or "')}"`,
+        );
+    }
+    for (const s of acked)
+      if (!hashes.has(`${s.proposalId}/${s.formId}/${s.hash}`))
+        lost.push(`${s.proposalId}/${s.formId}: acknowledged save ${s.hash} not recorded`);
+    return lost;
+  });
+}
+
+/** The 200 editors saving and renewing back to back for `seconds`: answers a second. */
+async function saturate(base: URL, editors: readonly Editor[], seconds: number, run: Run) {
+  const endAt = performance.now() + seconds * 1000;
+  let done = 0;
+  await Promise.all(
+    editors.map(async (editor, i) => {
+      const browser = new Browser(base, loopbackAddress(i), editor.token);
+      while (performance.now() < endAt) {
+        const { answer } = await save(browser, editor, editor.proposalId, editor.userId, run);
+        const lock = await browser.send('lock', 'GET', `${API}/lock/${editor.proposalId}/`);
+        run.timed.push(lock);
+        for (const a of [answer, lock])
+          if (a.status === 200) done++;
+          else run.errors.push(describe(a));
+      }
+      browser.close();
+    }),
+  );
+  return done / seconds;
+}
+
+const newRun = (): Run => ({ timed: [], saves: [], errors: [], seconds: 0 });
+
+const p99Of = (run: Run, kinds?: string[]) =>
+  percentile(
+    run.timed.filter((t) => !kinds || kinds.includes(t.kind)).map((t) => t.doneAt - t.sentAt),
+    99,
+  );
+
+const pct = (value: number) => `${value.toFixed(0)}%`;
+
+/** Runs `load` while measuring the load generator's and the given processes' CPU. */
+async function measured<T>(pids: Record<string, number>, load: () => Promise<T>) {
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
+  const cpu = cpuMeter(pids);
+  const value = await load();
+  const shares = cpu.stop();
+  lag.disable();
+  return { value, cpu: shares, lagP99: lag.percentile(99) / 1e6 };
+}
+
+function summary(label: string, run: Run, cpu: Record<string, number>, lagP99: number): string {
+  const kinds = [...new Set(run.timed.map((t) => t.kind))];
+  const perKind = kinds
+    .map(
+      (k) =>
+        `${k} p99 ${p99Of(run, [k]).toFixed(1)} ms (${run.timed.filter((t) => t.kind === k).length})`,
+    )
+    .join(', ');
+  const cpuText = Object.entries(cpu)
+    .map(([name, value]) => `${name} ${pct(value)}`)
+    .join(', ');
+  return (
+    `${label}: ${run.timed.length} requests, p99 ${p99Of(run).toFixed(1)} ms [${perKind}], ` +
+    `${run.errors.length} errors; CPU of one core: ${cpuText}; ` +
+    `load generator's event-loop delay p99 ${lagP99.toFixed(1)} ms`
+  );
+}
+
+function startProduction(manifest: Manifest, url: string) {
+  return startServer({
+    env: { NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: url, TRUST_PROXY: 'loopback' },
+  });
+}
+
+/** Adds each pair's second editor as a collaborator of the first's proposal, as its author does. */
+async function contestedPairs(server: BenchServer, editors: readonly Editor[]) {
+  const pairs: { proposalId: number; people: [Editor, Editor] }[] = [];
+  for (let i = 0; i < CONTESTED; i++) {
+    const author = editors[i]!;
+    const other = editors[i + editors.length / 2]!;
+    const as = (editor: Editor) => ({ authorization: `Token ${editor.token}` });
+    const proposal = (await (
+      await fetch(`${server.url}${API}/proposals/${author.proposalId}/`, { headers: as(author) })
+    ).json()) as { collaboratorIds: number[] };
+    if (!proposal.collaboratorIds.includes(other.userId)) {
+      const { hash } = (await (
+        await fetch(`${server.url}${API}/user_details/`, { headers: as(other) })
+      ).json()) as { hash: string };
+      const added = await fetch(`${server.url}${API}/collaborators/`, {
+        method: 'POST',
+        headers: { ...as(author), 'content-type': 'application/json' },
+        body: JSON.stringify({ proposalId: author.proposalId, hash }),
+      });
+      if (added.status !== 201)
+        throw new Error(`Adding a collaborator answered ${added.status}: ${await added.text()}`);
+    }
+    pairs.push({ proposalId: author.proposalId, people: [author, other] });
+  }
+  return pairs;
+}
+
+export async function run(options: FigureOptions): Promise<FigureResult[]> {
+  const manifest = await readManifest(options.manifestPath);
+  const seconds = options.quick ? 15 : 60;
+  const saturateSeconds = options.quick ? 5 : 15;
+  const db = databaseName(manifest);
+  const editors = manifest.editors.slice(0, EDITORS);
+  if (editors.length < EDITORS)
+    throw new Error(`The manifest has ${editors.length} editors; (c) needs ${EDITORS}.`);
+  options.log(
+    `\n## (c) Deadline spike: ${EDITORS} editors, lock every 5 s, save every 2 s, ${seconds} s, ${db}; ` +
+      `(g) the server's RSS\n`,
+  );
+  options.log(
+    `load average before: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+
+  // The spike and its baseline against one server, then its memory.
+  const server = await startBenchServer(manifest);
+  const base = new URL(server.url);
+  let spike: Run;
+  let health: Run;
+  let idleRss: number;
+  let rss: number[];
+  let pairs: Awaited<ReturnType<typeof contestedPairs>> = [];
+  try {
+    await sleep(2_000);
+    idleRss = rssMbOf(server.pid);
+    if ('url' in manifest.database) pairs = await contestedPairs(server, editors);
+
+    health = newRun();
+    const h = await measured({ server: server.pid }, () =>
+      editorsLoad(base, editors, seconds, true, health),
+    );
+    options.log(summary('baseline, GET /health', health, h.cpu, h.lagP99));
+
+    spike = newRun();
+    const sampler = rssSampler(server.pid);
+    const s = await measured({ server: server.pid }, () =>
+      editorsLoad(base, editors, seconds, false, spike),
+    );
+    rss = sampler.stop();
+    options.log(summary('spike, lock and save', spike, s.cpu, s.lagP99));
+    for (const e of spike.errors.slice(0, 5)) options.log(`  error: ${e}`);
+  } finally {
+    await server.stop();
+  }
+  const lost = await lostSaves(manifest, spike.saves);
+  const acked = spike.saves.filter((s) => s.ok).length;
+  options.log(`acknowledged saves: ${acked}; lost: ${lost.length}`);
+  for (const l of lost.slice(0, 5)) options.log(`  lost: ${l}`);
+  const maxRss = Math.max(...rss);
+  options.log(
+    `server RSS: idle ${idleRss.toFixed(0)} MB, during the spike max ${maxRss.toFixed(0)} MB`,
+  );
+
+  const results: FigureResult[] = [
+    {
+      figure: 'c',
+      name: `deadline spike, ${EDITORS} editors, p99, ${db}`,
+      value: p99Of(spike),
+      unit: 'ms',
+      goal: '< 100 ms',
+      baseline: { name: 'same load on GET /health, p99', value: p99Of(health) },
+      ratio: p99Of(spike) / Math.max(p99Of(health), 0.1),
+      met: p99Of(spike) < 100,
+    },
+    {
+      figure: 'c',
+      name: `deadline spike, errors and lost saves (of ${acked} acknowledged)`,
+      value: spike.errors.length + lost.length,
+      unit: '',
+      goal: '0',
+      baseline: { name: 'GET /health errors', value: health.errors.length },
+      ratio: NaN,
+      met: spike.errors.length === 0 && lost.length === 0,
+    },
+    {
+      figure: 'g',
+      name: 'server RSS during the spike, max',
+      value: maxRss,
+      unit: 'MB',
+      goal: '< 300 MB',
+      baseline: { name: 'RSS at idle after start', value: idleRss },
+      ratio: maxRss / idleRss,
+      met: maxRss < 300,
+    },
+  ];
+  if (!('url' in manifest.database)) {
+    options.log('Scale-out needs PostgreSQL (one process per embedded database): skipped.');
+    return results;
+  }
+  results.push(
+    ...(await scaleOut(manifest, manifest.database.url, editors, pairs, {
+      seconds,
+      saturateSeconds,
+      singleP99: p99Of(spike),
+      options,
+    })),
+  );
+  return results;
+}
+
+async function scaleOut(
+  manifest: Manifest,
+  url: string,
+  editors: readonly Editor[],
+  pairs: { proposalId: number; people: [Editor, Editor] }[],
+  run: { seconds: number; saturateSeconds: number; singleP99: number; options: FigureOptions },
+): Promise<FigureResult[]> {
+  const { seconds, saturateSeconds, options } = run;
+  options.log(`\n### Scale-out: two app processes behind bench/lib/proxy.ts, one PostgreSQL\n`);
+  const servers = await Promise.all([
+    startProduction(manifest, url),
+    startProduction(manifest, url),
+  ]);
+  const throughput: number[] = [];
+  const saturation: Run[] = [];
+  let spike: Run;
+  let events: Map<number, LockEvent[]>;
+  try {
+    // Throughput through the proxy, to one process and then to two.
+    for (const count of [1, 2]) {
+      const proxy = await startProxy(servers.slice(0, count).map((s) => s.url));
+      try {
+        const runNow = newRun();
+        const pids = Object.fromEntries([
+          ['proxy', proxy.pid],
+          ...servers.slice(0, count).map((s, i) => [`server ${i + 1}`, s.pid]),
+        ]) as Record<string, number>;
+        const m = await measured(pids, () =>
+          saturate(new URL(proxy.url), editors, saturateSeconds, runNow),
+        );
+        throughput.push(m.value);
+        saturation.push(runNow);
+        for (const e of runNow.errors.slice(0, 3)) options.log(`  error: ${e}`);
+        options.log(
+          `${summary(`back to back, ${count} process${count > 1 ? 'es' : ''}`, runNow, m.cpu, m.lagP99)}; ` +
+            `${m.value.toFixed(0)} answers/s`,
+        );
+      } finally {
+        await proxy.stop();
+      }
+    }
+
+    // The spike through the proxy to both, with the contested proposals.
+    const proxy = await startProxy(servers.map((s) => s.url));
+    try {
+      const contested = new Set(pairs.map((p) => p.proposalId));
+      spike = newRun();
+      const base = new URL(proxy.url);
+      const m = await measured(
+        { proxy: proxy.pid, 'server 1': servers[0]!.pid, 'server 2': servers[1]!.pid },
+        async () => {
+          const [, found] = await Promise.all([
+            editorsLoad(
+              base,
+              editors.filter((e) => !contested.has(e.proposalId)),
+              seconds,
+              false,
+              spike,
+            ),
+            contestedLoad(base, pairs, seconds, spike, EDITORS),
+          ]);
+          return found;
+        },
+      );
+      events = m.value;
+      options.log(summary('spike, two processes, 20 proposals contested', spike, m.cpu, m.lagP99));
+      for (const e of spike.errors.slice(0, 5)) options.log(`  error: ${e}`);
+    } finally {
+      await proxy.stop();
+    }
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+  }
+  const lost = await lostSaves(manifest, [...saturation.flatMap((r) => r.saves), ...spike.saves]);
+  const { violations, handovers } = lockViolations(events);
+  const refused = spike.saves.filter((s) => !s.ok).length;
+  options.log(
+    `lock: ${handovers} handovers between the two editors, ${violations.length} violations; ` +
+      `saves refused as locked: ${refused}; acknowledged saves lost: ${lost.length}`,
+  );
+  for (const v of [...violations, ...lost].slice(0, 5)) options.log(`  ${v}`);
+  const saturationErrors = saturation.reduce((n, r) => n + r.errors.length, 0);
+  return [
+    {
+      figure: 'c',
+      name: `scale-out throughput, 2 processes, back to back, ${EDITORS} editors`,
+      value: throughput[1]!,
+      unit: 'req/s',
+      goal: 'more than 1 process, 0 errors',
+      baseline: { name: '1 process, same proxy', value: throughput[0]! },
+      ratio: throughput[1]! / throughput[0]!,
+      met: throughput[1]! > throughput[0]! && saturationErrors === 0,
+    },
+    {
+      figure: 'c',
+      name: 'scale-out spike, 2 processes, p99',
+      value: p99Of(spike),
+      unit: 'ms',
+      goal: '< 100 ms',
+      baseline: { name: '1 process, no proxy, p99', value: run.singleP99 },
+      ratio: p99Of(spike) / run.singleP99,
+      met: p99Of(spike) < 100,
+    },
+    {
+      figure: 'c',
+      name: `scale-out, lock overlaps + lost saves + errors (${handovers} handovers, ${refused} refused saves)`,
+      value: violations.length + lost.length + spike.errors.length,
+      unit: '',
+      goal: '0',
+      baseline: { name: 'lock handovers seen', value: handovers },
+      ratio: NaN,
+      met: violations.length + lost.length + spike.errors.length === 0 && handovers > 0,
+    },
+  ];
+}
+
+await runAlone(run, import.meta.url);
