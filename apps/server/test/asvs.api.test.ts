@@ -293,6 +293,44 @@ describe('V5.2.6 and V12.6.1 no server-side requests to addresses users give', (
   });
 });
 
+describe('V5.2.7 no scriptable SVG in rich text', () => {
+  it('drops an SVG image, inline or as a data URL, and keeps a PNG', async () => {
+    const admin = await makeUser(ctx.app, { isAdmin: true });
+    const headers = auth(await login(ctx.app, admin.username));
+    const committee = await makeCommittee(ctx.app);
+    const forms = await makeCallForms(ctx.app);
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>');
+    const png = 'data:image/png;base64,iVBORw0KGgo=';
+    const description = `<p>A<img src="data:image/svg+xml;base64,${svg.toString('base64')}"><svg onload="alert(1)"><script>alert(1)</script></svg><img src="${png}"></p>`;
+    const res = await api(
+      'POST',
+      '/new_call/',
+      callPayload(committee.id, forms, ctx.clock.now(), { description }),
+      headers,
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const call = await api('GET', `/calls/${res.json().id}/`, undefined, headers);
+    expect(call.json().description).toBe(`<p>A<img src="${png}" /></p>`);
+  });
+});
+
+describe('V5.3.2 the user’s characters are kept', () => {
+  it('gives names in any script back exactly as they were saved', async () => {
+    const user = await makeUser(ctx.app);
+    const headers = auth(await login(ctx.app, user.username));
+    const names = {
+      first_name: 'Zoë Ŝtefan',
+      last_name: '山田 محمد',
+      institution: 'Université 🎓',
+    };
+    const res = await api('PATCH', '/user_details/', names, headers);
+    expect(res.statusCode, res.body).toBe(200);
+    const me = await api('GET', '/user_details/', undefined, headers);
+    expect(me.headers['content-type']).toMatch(/charset=utf-8/i);
+    expect(me.json()).toMatchObject(names);
+  });
+});
+
 describe('V5.3.4 database queries are parameterised', () => {
   it('searches users for SQL text as plain text, and the tables stay', async () => {
     const admin = await makeUser(ctx.app, { isAdmin: true });
@@ -373,6 +411,35 @@ describe('V7.1.1 no credentials or session tokens in the logs', () => {
     expect(text).not.toContain(ticketValue);
     expect(text).not.toContain(TEST_PASSWORD);
     expect(text).not.toContain('"authorization"');
+  });
+});
+
+describe('V7.2.2 failed access control decisions are logged', () => {
+  it('logs a 403 and a 401 with the request id, the method, the address and the caller’s address', async () => {
+    const user = await makeUser(ctx.app);
+    const headers = auth(await login(ctx.app, user.username));
+    const refused = [
+      await api('GET', '/users/', undefined, headers),
+      await api('GET', '/user_details/', undefined, {}),
+    ];
+    expect(refused.map((r) => r.statusCode)).toEqual([403, 401]);
+    const entries = logLines.map(
+      (line) =>
+        JSON.parse(line) as {
+          reqId?: string;
+          time?: number;
+          req?: { method: string; url: string; remoteAddress: string };
+          res?: { statusCode: number };
+        },
+    );
+    for (const res of refused) {
+      const reqId = res.headers['x-request-id'];
+      const incoming = entries.find((e) => e.reqId === reqId && e.req);
+      const completed = entries.find((e) => e.reqId === reqId && e.res);
+      expect(incoming?.req).toMatchObject({ method: 'GET', remoteAddress: '127.0.0.1' });
+      expect(completed?.res?.statusCode).toBe(res.statusCode);
+      expect(completed?.time).toEqual(expect.any(Number));
+    }
   });
 });
 
