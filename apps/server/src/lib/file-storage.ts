@@ -1,4 +1,4 @@
-import type { S3Client } from '@aws-sdk/client-s3';
+import type * as S3 from '@aws-sdk/client-s3';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -63,7 +63,7 @@ export function diskStorage(root: string): FileStorage {
  */
 export function s3Storage(location: S3Config): FileStorage {
   // The AWS SDK loads with the first file, not at start-up (bench figure (f)).
-  let loaded: Promise<{ client: S3Client; sdk: typeof import('@aws-sdk/client-s3') }> | undefined;
+  let loaded: Promise<{ client: S3.S3Client; sdk: typeof S3 }> | undefined;
   const s3 = () =>
     (loaded ??= import('@aws-sdk/client-s3').then((sdk) => ({
       sdk,
