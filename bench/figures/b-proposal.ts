@@ -47,9 +47,13 @@ async function startBare(body: string) {
   const bodyFile = join(dir, 'body.json');
   await writeFile(bodyFile, body);
   const port = await findFreePort();
-  const child = spawn(process.execPath, [join(BENCH_DIR, 'lib', 'bare-server.mjs'), String(port), bodyFile], {
-    stdio: 'inherit',
-  });
+  const child = spawn(
+    process.execPath,
+    [join(BENCH_DIR, 'lib', 'bare-server.mjs'), String(port), bodyFile],
+    {
+      stdio: 'inherit',
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   for (let tries = 0; ; tries++) {
     try {

@@ -36,7 +36,9 @@ export async function ensureManifest(
       !process.env.DATABASE_URL ||
       ('url' in manifest.database && manifest.database.url === process.env.DATABASE_URL);
     if (age < MAX_AGE_MS && sizeFits && sameDatabase) return manifest;
-    log(`The data at ${path} is ${sizeFits ? 'too old or elsewhere' : 'of another size'}; generating it again.`);
+    log(
+      `The data at ${path} is ${sizeFits ? 'too old or elsewhere' : 'of another size'}; generating it again.`,
+    );
   } else {
     log(`No benchmark data at ${path}; generating it (npm run bench:data).`);
   }

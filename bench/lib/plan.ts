@@ -375,8 +375,8 @@ export function makePlan(options: PlanOptions): Plan {
   }
 
   // Reviewer assignments: about 10% more than reviews, spread evenly over the submitted
-  // proposals; each reviewer assigned writes a review until `reviews` are written, so
-  // some proposals are Reviewed (every assigned reviewer has written) and others not.
+  // proposals, so some proposals are Reviewed (every assigned reviewer has written) and
+  // others not.
   const submitted = proposals.filter((p) => p.submitted);
   if (submitted.length > 0 && options.reviews > 0) {
     const perProposal = Math.min(
@@ -390,17 +390,18 @@ export function makePlan(options: PlanOptions): Plan {
     }
     const assignments = submitted.length * perProposal;
     const reviews = Math.min(options.reviews, assignments);
-    // Every proposal gets `base` reviews, and the first `extra` (in a shuffled order) one more.
-    const base = Math.floor(reviews / submitted.length);
-    let extra = reviews - base * submitted.length;
+    // Each proposal gets one review while there are enough, then, in a shuffled order,
+    // proposals get all their reviewers' reviews (Reviewed) until the reviews run out:
+    // most proposals Reviewed, the rest waiting for some of theirs.
+    const counts = new Array<number>(submitted.length).fill(0);
+    let left = reviews;
+    for (let i = 0; i < submitted.length && left > 0; i++, left--) counts[i] = 1;
     const order = submitted.map((_, i) => i).sort(() => rng.next() - 0.5);
-    const counts = new Array<number>(submitted.length).fill(base);
     for (const i of order) {
-      if (extra === 0) break;
-      if (counts[i]! < perProposal) {
-        counts[i]! += 1;
-        extra -= 1;
-      }
+      if (left === 0) break;
+      const more = Math.min(perProposal - counts[i]!, left);
+      counts[i]! += more;
+      left -= more;
     }
     submitted.forEach((proposal, i) => {
       proposal.reviews = proposal.reviewers.slice(0, counts[i]).map((reviewer) => ({

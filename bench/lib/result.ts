@@ -41,7 +41,11 @@ const format = (value: number, unit: string) =>
   `${Number.isInteger(value) || Math.abs(value) >= 100 ? Math.round(value) : value.toFixed(1)} ${unit}`;
 
 const ratioText = (ratio: number) =>
-  !Number.isFinite(ratio) ? 'n/a' : ratio >= 0.1 ? `${ratio.toFixed(2)}x` : `${ratio.toPrecision(2)}x`;
+  !Number.isFinite(ratio)
+    ? 'n/a'
+    : ratio >= 0.1
+      ? `${ratio.toFixed(2)}x`
+      : `${ratio.toPrecision(2)}x`;
 
 /** The results as one Markdown table, ready for bench/README.md. */
 export function resultTable(results: readonly FigureResult[]): string {

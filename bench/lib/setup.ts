@@ -76,7 +76,7 @@ export async function setUpCalls(app: App, plan: Plan, userIds: number[], stamp:
         jsonSchema: definition.jsonSchema,
         uiSchema: definition.uiSchema,
         initialData: null,
-        options: definition.options,
+        options: definition.options as Record<string, unknown> | null,
       });
       return form.id;
     });

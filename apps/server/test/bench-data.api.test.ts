@@ -149,7 +149,7 @@ describe('benchmark data: bulk SQL writes what the services write', () => {
       expect(fromBulk[table], table).toEqual(fromServices[table]);
   });
 
-  it("gives the chair the same list, scores, totals, proposals and reviews both ways", async () => {
+  it('gives the chair the same list, scores, totals, proposals and reviews both ways', async () => {
     const callId = bulk.setUp.mainCallId;
     for (const sort of ['name', '-score', 'state']) {
       const url = `/calls/${callId}/proposals/?pageSize=100&sort=${sort}`;

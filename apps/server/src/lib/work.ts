@@ -124,7 +124,11 @@ export function registerUnitOfWork(app: App): void {
     const user = callerOf(request);
     const now = app.now();
     // The roles came with the token (auth/tokens.ts): one query fewer for every read.
-    return fn({ tx: app.db, actor: { id: user.id, isAdmin: user.isAdmin, roles: user.roles }, now });
+    return fn({
+      tx: app.db,
+      actor: { id: user.id, isAdmin: user.isAdmin, roles: user.roles },
+      now,
+    });
   });
   app.decorate('write', <T>(request: FastifyRequest, fn: (work: Work) => Promise<T>) =>
     writeAs(callerOf(request), fn),

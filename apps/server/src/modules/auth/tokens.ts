@@ -15,7 +15,9 @@ export async function issueToken(db: Tx, userId: number, now: Date): Promise<str
 }
 
 /** A user's committee roles as one JSON array, beside their token in the same query. */
-const rolesSql = sql<{ committeeId: number; role: string; commencement: string; termination: string }[]>`(
+const rolesSql = sql<
+  { committeeId: number; role: string; commencement: string; termination: string }[]
+>`(
   select coalesce(json_agg(json_build_object('committeeId', ${committeeRoles.committeeId},
       'role', ${committeeRoles.role}, 'commencement', ${committeeRoles.commencement},
       'termination', ${committeeRoles.termination}) order by ${committeeRoles.id}), '[]'::json)
