@@ -7,12 +7,9 @@ import { gunzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
 import type { Config } from '../config.js';
 import * as schema from './schema.js';
 
@@ -163,6 +160,12 @@ async function openPostgres({
   url,
   statementTimeoutMs,
 }: Extract<DatabaseTarget, { kind: 'postgres' }>): Promise<Database> {
+  // Loaded only for PostgreSQL: an embedded start does not need them (bench figure (f)).
+  const [{ default: pg }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
+    import('pg'),
+    import('drizzle-orm/node-postgres'),
+    import('drizzle-orm/node-postgres/migrator'),
+  ]);
   const pool = new pg.Pool({
     connectionString: withDefaultUser(url),
     max: 10,
