@@ -10,6 +10,7 @@ export default tseslint.config(
       '**/node_modules/**',
       '**/dist/**',
       '**/data/**',
+      'bench/.data/**',
       '**/test-results/**',
       'playwright-report/**',
       'apps/server/src/db/migrations/**',
