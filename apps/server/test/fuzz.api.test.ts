@@ -22,9 +22,12 @@ import { FuzzWorld, LOGGED_IN, type LoggedIn } from './fuzz/world.js';
  *   - the database (each table's row count and a hash of its rows) is unchanged unless
  *     the answer was a 2xx, apart from the counters whose job is to count refusals.
  *
- * CI runs 10,000 requests with a fixed seed on PGlite (1,000 on PostgreSQL, where each costs more).
- * Locally: FUZZ_SEED=<n> (or FUZZ_SEED=random) and FUZZ_RUNS=<n>; a failure prints the
- * seed, the path of each failing run (fast-check's run index) and what it sent.
+ * CI runs 10,000 requests with a fixed seed on PGlite, and 2,000 on PostgreSQL (so the
+ * second database adds seconds, not another minute). Locally: FUZZ_SEED=<n> (or
+ * FUZZ_SEED=random) and FUZZ_RUNS=<n>; a failure prints the seed, the path of each
+ * failing run (fast-check's run index) and what it sent. The same seed sends the same
+ * requests in the same order, so it repeats a failure; FUZZ_PATH=<path> replays one
+ * request alone (on a fresh world, which may not be enough to repeat it).
  */
 const DEFAULT_SEED = 16_002;
 const seed =
@@ -32,7 +35,7 @@ const seed =
     ? Math.floor(Math.random() * 2 ** 31)
     : Number(process.env.FUZZ_SEED ?? DEFAULT_SEED);
 console.warn(`fuzz: seed ${seed} (FUZZ_SEED=${seed} repeats this run)`);
-const runs = Number(process.env.FUZZ_RUNS ?? (testDatabaseKind() === 'postgres' ? 1_000 : 10_000));
+const runs = Number(process.env.FUZZ_RUNS ?? (testDatabaseKind() === 'postgres' ? 2_000 : 10_000));
 
 /** Counters that record refused requests on purpose (login throttling, rate limits). */
 const COUNTERS = new Set(['login_throttle', 'rate_limit_hits']);
