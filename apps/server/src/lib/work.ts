@@ -120,19 +120,21 @@ export function registerUnitOfWork(app: App): void {
   const writeAs = <T>(user: { id: number; isAdmin: boolean }, fn: (work: Work) => Promise<T>) =>
     transaction(user.id, (tx) => loadActor(tx, user.id, user.isAdmin), fn);
 
-  app.decorate('read', async <T>(request: FastifyRequest, fn: (work: ReadWork) => Promise<T>) => {
+  // The caller's roles came with their token (auth/tokens.ts), read in the same query:
+  // one query fewer for every request, read or change.
+  const actorOf = (request: FastifyRequest): Actor => {
     const user = callerOf(request);
-    const now = app.now();
-    // The roles came with the token (auth/tokens.ts): one query fewer for every read.
-    return fn({
-      tx: app.db,
-      actor: { id: user.id, isAdmin: user.isAdmin, roles: user.roles },
-      now,
-    });
+    return { id: user.id, isAdmin: user.isAdmin, roles: user.roles };
+  };
+
+  app.decorate('read', async <T>(request: FastifyRequest, fn: (work: ReadWork) => Promise<T>) => {
+    const actor = actorOf(request);
+    return fn({ tx: app.db, actor, now: app.now() });
   });
-  app.decorate('write', <T>(request: FastifyRequest, fn: (work: Work) => Promise<T>) =>
-    writeAs(callerOf(request), fn),
-  );
+  app.decorate('write', <T>(request: FastifyRequest, fn: (work: Work) => Promise<T>) => {
+    const actor = actorOf(request);
+    return transaction(actor.id, async () => actor, fn);
+  });
   app.decorate('writeAs', writeAs);
   app.decorate('writeAnonymous', <T>(fn: (work: AnonymousWork) => Promise<T>) =>
     transaction(null, async () => null, fn),
