@@ -500,13 +500,14 @@ describe('what authors learn of reviews', () => {
     const gets = ctx.app.routes.filter((r) => r.method === 'GET' && r.url.startsWith('/api/v1/'));
     expect(gets.length).toBeGreaterThan(20);
     for (const who of [w.author, w.collaborator, w.outsider]) {
+      const headers = auth(await login(ctx.app, who.user.username));
       for (const route of gets) {
         const url = route.url.replace(/:(\w+)/g, (_m, key: string) => String(values[key] ?? 1));
         const query = url.includes('committee_members') ? `?committee=${w.committeeId}` : '';
         const res = await ctx.app.inject({
           method: 'GET',
           url: `${url}${query}`,
-          headers: auth(await login(ctx.app, who.user.username)),
+          headers,
         });
         for (const secret of secrets)
           expect(res.body, `${route.url} as ${who.user.firstName}`).not.toContain(secret);
