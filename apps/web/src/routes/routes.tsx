@@ -233,6 +233,8 @@ function lazyPagesIn(node: ReactNode, found: LazyPage[]): LazyPage[] {
  * the page), a round of requests each. Signed in, those of the address (the shell and its
  * page); a visitor is shown the login unless the address is one of the open auth pages.
  * Vite's preload of a chunk asks for its imports too, so this is one round of requests.
+ * The login page's chunks are already named in index.html (preloadFirstPage in
+ * vite.config.ts), so for a visitor this asks for nothing new in a build.
  */
 export function preloadFirstRoute(pathname: string, signedIn: boolean): void {
   const matches = matchRoutes(routes, pathname) ?? [];
