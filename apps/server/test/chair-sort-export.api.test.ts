@@ -424,12 +424,13 @@ describe('sorting the chair’s list by a resource column', () => {
 });
 
 describe('the chair’s export: the whole call in one read', () => {
-  const exportOf = (who: Person, callId = w.callId) =>
-    who.call('GET', `/calls/${callId}/proposals/export/`);
+  const exportOf = (who: Person, callId = w.callId, query = '') =>
+    who.call('GET', `/calls/${callId}/proposals/export/${query}`);
+  const everything = '?include=allReviewScores,allReviewComments';
 
   it('holds the rows the pages hold, in the list’s order, with the call’s totals', async () => {
     for (const who of [w.people.chair, w.people.admin]) {
-      const res = await exportOf(who);
+      const res = await exportOf(who, w.callId, everything);
       expect(res.statusCode, res.body).toBe(200);
       const body = res.json() as CallProposalExport;
       const pages = await allPages(who, 'sort=name', 2);
@@ -441,8 +442,58 @@ describe('the chair’s export: the whole call in one read', () => {
     }
   });
 
+  it('sends each review’s scores and comments only when include names them', async () => {
+    const full = (
+      await exportOf(w.people.chair, w.callId, everything)
+    ).json() as CallProposalExport;
+    const without = (...fields: ('allReviewScores' | 'allReviewComments')[]) =>
+      full.items.map((item) => {
+        const row: Record<string, unknown> = { ...item };
+        for (const field of fields) delete row[field];
+        return row;
+      });
+    const cases = [
+      ['', without('allReviewScores', 'allReviewComments')],
+      ['?include=', without('allReviewScores', 'allReviewComments')],
+      ['?include=allReviewScores', without('allReviewComments')],
+      ['?include=allReviewComments', without('allReviewScores')],
+      ['?include=allReviewComments,allReviewScores,allReviewComments', without()],
+    ] as const;
+    for (const [query, items] of cases) {
+      const res = await exportOf(w.people.chair, w.callId, query);
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json() as CallProposalExport;
+      expect(body.items, query).toEqual(items);
+      expect({ ...body, items: [] }).toEqual({ ...full, items: [] });
+    }
+    // Without comments, not one word of a review's answers is sent.
+    const scoresOnly = (await exportOf(w.people.chair)).body;
+    expect(full.items.some((item) => (item.allReviewComments ?? []).length > 0)).toBe(true);
+    expect(scoresOnly).not.toContain('Merit 4');
+    expect(scoresOnly).toContain('"reviewScores"');
+  });
+
+  it('refuses an include it does not know, naming the parts it knows', async () => {
+    for (const query of [
+      '?include=comments',
+      '?include=allReviewScores,secrets',
+      `?include=${'a'.repeat(300)}`,
+    ]) {
+      const res = await exportOf(w.people.chair, w.callId, query);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json()).toMatchObject({
+        code: 'validation_error',
+        fields: {
+          include: ['Include any of: allReviewScores, allReviewComments, comma-separated.'],
+        },
+      });
+    }
+  });
+
   it('carries the chair’s columns, and nothing of the reviews of the chair’s own', async () => {
-    const body = (await exportOf(w.people.chair)).json() as CallProposalExport;
+    const body = (
+      await exportOf(w.people.chair, w.callId, everything)
+    ).json() as CallProposalExport;
     const row = (id: number) => body.items.find((i) => i.id === id)!;
     expect(row(w.ids.split)).toMatchObject({
       reviewers: [{ id: w.people.member.user.id, name: 'Mia Member' }],

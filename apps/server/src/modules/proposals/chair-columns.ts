@@ -1,4 +1,4 @@
-import type { CallProposal, CallProposalPage } from '@merit/contract';
+import type { CallProposal, CallProposalExportPart, CallProposalPage } from '@merit/contract';
 import {
   proposalScores,
   RESULT_SCORE,
@@ -73,15 +73,19 @@ async function readChairData(
   reviewed: ProposalSet,
   resources: ProposalSet,
   knownTotals?: CallResourceTotals,
+  withAnswers = true,
 ) {
   const [reviewRows, reviewerRows, answers, forms, entries, totals] = await Promise.all([
     'callId' in reviewed ? reviewsOfCall(tx, callId) : reviewsOfProposals(tx, [...reviewed.ids]),
     'callId' in reviewed
       ? reviewersOfCall(tx, callId)
       : reviewersOfProposals(tx, [...reviewed.ids]),
-    'callId' in reviewed
-      ? reviewAnswersOfCall(tx, callId)
-      : reviewAnswersOfProposals(tx, [...reviewed.ids]),
+    // The reviews' answers are most of what a call's reviews hold: read only for comments.
+    !withAnswers
+      ? new Map<number, Map<number, Record<string, unknown>>>()
+      : 'callId' in reviewed
+        ? reviewAnswersOfCall(tx, callId)
+        : reviewAnswersOfProposals(tx, [...reviewed.ids]),
     reviewFormsOfCall(tx, callId),
     'callId' in resources
       ? resourceEntriesOfCall(tx, callId)
@@ -116,21 +120,27 @@ export async function chairColumnsOf(
     { ids: rows.map((row) => row.id) },
     options.totals,
   );
-  return chairColumnsFrom(data, rows);
+  return chairColumnsFrom(data, rows, ALL_PARTS);
 }
+
+/** Each review's scores and each review's comments: what a page of the list carries. */
+const ALL_PARTS: readonly CallProposalExportPart[] = ['allReviewScores', 'allReviewComments'];
 
 /**
  * The same for every proposal of a call (the export), read by the call's id while the
  * rows are read beside it: resolves to a function of the call's rows. The reviews of the
- * caller's own rows are read with the rest and left out there.
+ * caller's own rows are read with the rest and left out there. Each review's scores and
+ * comments only when `parts` names them; the reviews' answers are read only for comments.
  */
 export async function callChairColumns(
   work: ReadWork,
   call: CallRow,
+  parts: readonly CallProposalExportPart[],
 ): Promise<(rows: readonly CallProposalRow[]) => ChairColumnsOfRows> {
   const all = { callId: call.id };
-  const data = await readChairData(work.tx, call.id, all, all);
-  return (rows) => chairColumnsFrom(data, rows);
+  const withAnswers = parts.includes('allReviewComments');
+  const data = await readChairData(work.tx, call.id, all, all, undefined, withAnswers);
+  return (rows) => chairColumnsFrom(data, rows, parts);
 }
 
 /** The chair's columns of some rows, by proposal id, and the call's totals. */
@@ -139,7 +149,13 @@ interface ChairColumnsOfRows {
   totals: ChairTotals;
 }
 
-function chairColumnsFrom(data: ChairData, rows: readonly CallProposalRow[]): ChairColumnsOfRows {
+function chairColumnsFrom(
+  data: ChairData,
+  rows: readonly CallProposalRow[],
+  parts: readonly CallProposalExportPart[],
+): ChairColumnsOfRows {
+  const withScores = parts.includes('allReviewScores');
+  const withComments = parts.includes('allReviewComments');
   const { reviewRows, reviewerRows, answers, forms, entries, totals } = data;
   const reviewsOf = groupBy(reviewRows, (r) => r.proposalId);
   const reviewersOf = groupBy(reviewerRows, (r) => r.proposalId);
@@ -162,17 +178,21 @@ function chairColumnsFrom(data: ChairData, rows: readonly CallProposalRow[]): Ch
       isReviewed: row.reviewed,
       reviewScores,
       score: reviewScores.find((s) => s.name === RESULT_SCORE)?.value ?? null,
-      allReviewScores: reviews.map((review) => ({
-        reviewer: { id: review.reviewerId, name: review.reviewer },
-        scores: review.scores,
-        score: review.score,
-      })),
-      allReviewComments: reviews.map((review) => ({
-        reviewer: { id: review.reviewerId, name: review.reviewer },
-        comments: typeForms.flatMap((form) =>
-          textAnswers(form.jsonSchema, form.uiSchema, answers.get(review.id)?.get(form.id) ?? {}),
-        ),
-      })),
+      ...(withScores && {
+        allReviewScores: reviews.map((review) => ({
+          reviewer: { id: review.reviewerId, name: review.reviewer },
+          scores: review.scores,
+          score: review.score,
+        })),
+      }),
+      ...(withComments && {
+        allReviewComments: reviews.map((review) => ({
+          reviewer: { id: review.reviewerId, name: review.reviewer },
+          comments: typeForms.flatMap((form) =>
+            textAnswers(form.jsonSchema, form.uiSchema, answers.get(review.id)?.get(form.id) ?? {}),
+          ),
+        })),
+      }),
     });
   }
   return {

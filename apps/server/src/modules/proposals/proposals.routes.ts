@@ -1,6 +1,7 @@
 import {
   callIdParams,
   callProposalExport,
+  callProposalExportQuery,
   callProposalPage,
   callProposalsQuery,
   collaborator,
@@ -87,13 +88,22 @@ export const proposalsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          "Every proposal of a call with the chair's columns, in one read, for the downloads (chairs of the call's committee)",
+          "Every proposal of a call with the chair's columns, in one read, for the downloads (chairs of the call's committee); each review's scores and comments when include names them",
         params: callIdParams,
-        response: { 200: callProposalExport, 401: errorBody, 403: errorBody, 404: errorBody },
+        querystring: callProposalExportQuery,
+        response: {
+          200: callProposalExport,
+          400: errorBody,
+          401: errorBody,
+          403: errorBody,
+          404: errorBody,
+        },
       },
     },
     async (request) =>
-      app.read(request, (work) => getCallProposalExport(work, request.params.callId)),
+      app.read(request, (work) =>
+        getCallProposalExport(work, request.params.callId, request.query),
+      ),
   );
 
   app.get(

@@ -4,6 +4,7 @@ import {
   resourceSortMessages,
   RESPONSE_DATA_MAX_BYTES,
   type CallProposalExport,
+  type CallProposalExportQuery,
   type CallProposalPage,
   type CallProposalsQuery,
   type Collaborator,
@@ -206,13 +207,15 @@ function resourceSortOf(forms: readonly ResourceForm[], query: CallProposalsQuer
 /**
  * GET /calls/{callId}/proposals/export/: every proposal of the call with the chair's
  * columns, as the list's pages give them, in the list's default order, and the call's
- * resource totals: the downloads' rows in one read. Only for the call's chairs (and
+ * resource totals: the downloads' rows in one read. Each review's scores and comments
+ * only when `query.include` names them, so each download is sent only what it writes. Only for the call's chairs (and
  * admins), whom `call.manage` names; a fixed number of queries, each choosing its rows
  * by the call's id, whatever the call holds.
  */
 export async function getCallProposalExport(
   work: ReadWork,
   callId: number,
+  query: CallProposalExportQuery,
 ): Promise<CallProposalExport> {
   const { call, own, resource } = await callToList(work, callId);
   authorize(work.actor, 'call.manage', resource, work.now);
@@ -220,7 +223,7 @@ export async function getCallProposalExport(
   const [rows, teams, chairColumnsOfRows] = await Promise.all([
     callProposalRows(work.tx, work.actor, call, work.now),
     teamsAndWindowsOfCall(work.tx, call.id),
-    callChairColumns(work, call),
+    callChairColumns(work, call, query.include),
   ]);
   const editable = await editableOf(work, call, own, rows, teams);
   const chairs = chairColumnsOfRows(rows);

@@ -17,6 +17,7 @@ import { saveBlob } from '../../files/downloads';
 import {
   EXPORT_KINDS,
   EXPORT_LABELS,
+  EXPORT_PARTS,
   exportFileName,
   exportTable,
   sheetNames,
@@ -53,7 +54,8 @@ const PROGRESS_TEXT = {
  * The chair's downloads (spec section 2): per proposal type a Download CSV Files menu of
  * Score Summary, Comments, Resources and All, each as CSV or XLSX, and one workbook of the
  * whole call. Every file is made here, in the browser, from every row of the call, which
- * one request fetches first; what is under way shows meanwhile.
+ * one request fetches first (with only the parts that file writes); what is under way
+ * shows meanwhile.
  */
 export function ChairExports({ callId, callName, types, labels }: ChairExportsProps) {
   const [menu, setMenu] = useState<{ anchor: HTMLElement; typeId: number } | null>(null);
@@ -67,7 +69,7 @@ export function ChairExports({ callId, callName, types, labels }: ChairExportsPr
     setError(null);
     setProgress({ step: 'fetching' });
     try {
-      const all = await fetchProposalExport(callId);
+      const all = await fetchProposalExport(callId, EXPORT_PARTS[request.kind]);
       setProgress({ step: 'making', count: all.items.length });
       const [blob, name] = await build(request, all);
       saveBlob(blob, name);

@@ -3,6 +3,7 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { makeCallProposal } from '../proposals.fixtures';
 import {
+  EXPORT_PARTS,
   exportFileName,
   exportTable,
   sheetNames,
@@ -273,6 +274,28 @@ describe('the chair’s downloads', () => {
         '3',
       ],
     ]);
+  });
+
+  it('writes the same file from only the parts of the export it asks for', () => {
+    // The export sends each review's scores and comments only when `include` names them.
+    const fetched = (parts: readonly string[]) => ({
+      ...source,
+      rows: source.rows.map((row) => {
+        const sent: CallProposal = { ...row };
+        if (!parts.includes('allReviewScores')) delete sent.allReviewScores;
+        if (!parts.includes('allReviewComments')) delete sent.allReviewComments;
+        return sent;
+      }),
+    });
+    for (const kind of ['score', 'comments', 'resources', 'all'] as const) {
+      const table = exportTable(kind, fetched(EXPORT_PARTS[kind]));
+      expect(table, kind).toEqual(exportTable(kind, source));
+      expect(table.rows.length, kind).toBeGreaterThan(0);
+    }
+    expect(workbookTable(fetched(EXPORT_PARTS.workbook))).toEqual(workbookTable(source));
+    // Not asking is not enough for the comments: without them the Comments file is empty.
+    expect(exportTable('comments', fetched([])).rows).toEqual([]);
+    expect(EXPORT_PARTS.score).toEqual([]);
   });
 
   it('keeps sheet names within Excel’s rules and apart', () => {

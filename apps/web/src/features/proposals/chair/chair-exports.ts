@@ -1,4 +1,4 @@
-import type { CallProposal } from '@merit/contract';
+import type { CallProposal, CallProposalExportPart } from '@merit/contract';
 import { formatScore, RESULT_SCORE, spreadsheetText } from '@merit/domain';
 import Papa from 'papaparse';
 import { safeFileName } from '../../files/downloads';
@@ -33,6 +33,19 @@ export const EXPORT_LABELS: Record<ExportKind, string> = {
   comments: 'Comments',
   resources: 'Resources',
   all: 'All',
+};
+
+/**
+ * What each download needs from the export beyond the rows (its `include`): the Comments
+ * and All downloads write the reviews' comments, the whole-call workbook each review's
+ * scores; the others only the rows' own columns. The rest is not fetched.
+ */
+export const EXPORT_PARTS: Record<ExportKind | 'workbook', readonly CallProposalExportPart[]> = {
+  score: [],
+  comments: ['allReviewComments'],
+  resources: [],
+  all: ['allReviewComments'],
+  workbook: ['allReviewScores'],
 };
 
 /**
