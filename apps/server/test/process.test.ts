@@ -164,22 +164,23 @@ describe('a running server', () => {
         });
       expect((await login('admin', password!)).status).toBe(200);
 
-      // Each login checks a password hash (an unknown user's against a stand-in), so 24 of
-      // them keep the server busy for a while; 24 usernames, so that no login limit answers
-      // early. The signal is sent once the server has logged receiving every one of them,
-      // while most are still being answered.
+      // Each login checks a password hash (an unknown user's against a stand-in), so 64 of
+      // them keep the server busy for a while (long enough that a test process slowed by a
+      // loaded machine still signals before the last answer); 64 usernames, so that no
+      // login limit answers early. The signal is sent once the server has logged receiving
+      // every one of them, while most are still being answered.
       const received = () => countOf(server.output(), '"url":"/api/v1/auth/login/"');
       const before = received();
       let answered = 0;
-      const inFlight = Array.from({ length: 24 }, (_, i) =>
+      const inFlight = Array.from({ length: 64 }, (_, i) =>
         login(`nobody-${i}`, 'wrong password').finally(() => (answered += 1)),
       );
-      while (received() < before + 24) await new Promise((r) => setTimeout(r, 5));
+      while (received() < before + 64) await new Promise((r) => setTimeout(r, 5));
       server.child.kill('SIGTERM');
-      expect(answered, 'requests already answered when the signal was sent').toBeLessThan(24);
+      expect(answered, 'requests already answered when the signal was sent').toBeLessThan(64);
       // Each one answered in full (a wrong login), none cut off.
       const statuses = await Promise.all(inFlight.map((p) => p.then((r) => r.status)));
-      expect(statuses).toEqual(Array(24).fill(400));
+      expect(statuses).toEqual(Array(64).fill(400));
       expect(await server.exited, server.output().slice(-3000)).toBe(0);
       await expect(fetch(`${server.url}/api/v1/health`)).rejects.toThrow();
       expect(countOf(server.output(), 'PUBLIC_URL is not set.')).toBe(1);
