@@ -13,7 +13,9 @@
  *
  * Baseline, in the same page: what every export must do before it writes a line, fetch
  * the call's list (GET /calls/{id}/proposals/export/, the chair's whole call in one
- * answer) and parse its JSON; the parse alone is printed beside it.
+ * answer, without the reviews' scores and comments that only some exports ask for) and
+ * parse its JSON; the parse alone is printed beside it, and so is fetching everything
+ * (`?include=allReviewScores,allReviewComments`, the one body every export fetched before).
  *
  *   npx tsx bench/figures/d-exports.ts [--quick] [--small] [--manifest path]
  */
@@ -49,6 +51,9 @@ const EXPORTS: Export[] = [
     control: async (page) => page.getByRole('button', { name: 'Whole-Call Workbook (XLSX)' }),
   },
 ];
+
+/** The export's query for everything it can send (every export fetched this before). */
+const EVERYTHING = '?include=allReviewScores,allReviewComments';
 
 /** From the click to the download event, in ms. */
 async function timed(page: Page, exported: Export): Promise<number> {
@@ -97,9 +102,11 @@ export async function run(options: FigureOptions): Promise<FigureResult[]> {
     const times = new Map<string, number[]>(EXPORTS.map((e) => [e.name, []]));
     const baseline: number[] = [];
     const parseOnly: number[] = [];
+    const everything: number[] = [];
     const exportUrl = `${server.url}/api/v1/calls/${manifest.callId}/proposals/export/`;
     for (let round = 0; round <= runs; round++) {
       const [both, parse] = await fetchAndParse(page, exportUrl, manifest.chair.token);
+      const [all] = await fetchAndParse(page, `${exportUrl}${EVERYTHING}`, manifest.chair.token);
       for (const exported of EXPORTS) {
         const ms = await timed(page, exported);
         // Round 0 loads the XLSX writer's code and warms the server: not counted.
@@ -108,19 +115,24 @@ export async function run(options: FigureOptions): Promise<FigureResult[]> {
       if (round > 0) {
         baseline.push(both);
         parseOnly.push(parse);
+        everything.push(all);
       }
       options.log(
         `  round ${round}${round === 0 ? ' (warm-up)' : ''}: ` +
           EXPORTS.map((e) => `${e.name} ${Math.round(times.get(e.name)!.at(-1) ?? NaN)} ms`).join(
             ', ',
           ) +
-          `; fetch + parse ${Math.round(both)} ms (parse ${Math.round(parse)} ms)`,
+          `; fetch + parse ${Math.round(both)} ms (parse ${Math.round(parse)} ms)` +
+          `; with every review's scores and comments ${Math.round(all)} ms`,
       );
     }
     await page.context().close();
 
     const base = median(baseline);
     options.log(`  parse alone, median: ${Math.round(median(parseOnly))} ms`);
+    options.log(
+      `  fetch + parse with every review's scores and comments, median: ${Math.round(median(everything))} ms`,
+    );
     return EXPORTS.map((exported) => {
       const value = median(times.get(exported.name)!);
       const goal = exported.format === 'xlsx' ? 2_000 : 1_000;
