@@ -2,6 +2,7 @@ import { errorCodes } from '@merit/contract';
 import { messages } from '@merit/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden, HttpError, notAuthenticated } from '../lib/http-errors.js';
+import { logSecurityEvent } from '../modules/auth/security-log.js';
 import { authenticateKey } from '../modules/auth/tokens.js';
 import { clientKey } from '../lib/client-address.js';
 import { hitRateLimit } from '../lib/rate-limit.js';
@@ -61,5 +62,13 @@ export function registerAuth(scope: FastifyInstance): void {
     const queryToken = tokenInQuery ? (request.query as { token?: unknown }).token : undefined;
     const key = tokenKeyFrom(request) ?? (typeof queryToken === 'string' ? queryToken : null);
     await admit(scope, request, key, access);
+  });
+  // Every refusal, whichever check made it (here or a service's rule), with the account.
+  scope.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode !== 401 && reply.statusCode !== 403) return;
+    logSecurityEvent(request.log, 'access.refused', {
+      userId: request.user?.id ?? null,
+      statusCode: reply.statusCode,
+    });
   });
 }

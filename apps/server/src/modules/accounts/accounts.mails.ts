@@ -62,3 +62,57 @@ export function federatedResetMail(to: string, name: string, link: string): Mail
     footer: 'If you did not ask for this, you can ignore this message.',
   });
 }
+
+/**
+ * The notice after a password change or a reset (OWASP ASVS V2.2.3, V2.5.5): to the
+ * account's address, so whoever did not make the change learns of it. No link with a
+ * key: the reset page asks for the address again.
+ */
+export function passwordChangedMail(
+  to: string,
+  name: string,
+  resetLink: string,
+  how: 'change' | 'reset',
+): Mail {
+  return linkMail({
+    to,
+    subject: 'Your Merit password was changed',
+    greeting: `Hello ${name},`,
+    lines: [
+      how === 'reset'
+        ? 'The password of your Merit account was just reset with a link sent to this address.'
+        : 'The password of your Merit account was just changed.',
+      'If this was you, there is nothing to do.',
+    ],
+    action: 'If it was not you, choose a new password now',
+    link: resetLink,
+    footer: 'If you cannot reset it, tell the people who run Merit for your organisation.',
+  });
+}
+
+/**
+ * The notice after an email change took effect, to the old address and to the new one:
+ * whoever owned the old one learns where the account's mail goes now. Reset links go to
+ * the new address, so the old one is pointed to the people who run Merit instead.
+ */
+export function emailChangedMail(
+  to: string,
+  name: string,
+  oldEmail: string,
+  newEmail: string,
+  accountLink: string,
+): Mail {
+  return linkMail({
+    to,
+    subject: 'Your Merit email address was changed',
+    greeting: `Hello ${name},`,
+    lines: [
+      `The email address of your Merit account was changed from ${oldEmail} to ${newEmail}.`,
+      'Mail from Merit now goes to the new address. If this was you, there is nothing to do.',
+    ],
+    action: 'Your account',
+    link: accountLink,
+    footer:
+      'If it was not you, tell the people who run Merit for your organisation at once: someone else may have your password.',
+  });
+}

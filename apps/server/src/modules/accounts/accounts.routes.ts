@@ -12,6 +12,7 @@ import {
 import { messages, validationMessages } from '@merit/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { badRequest } from '../../lib/http-errors.js';
+import { logSecurityEvent } from '../auth/security-log.js';
 import { loadSelf } from '../users/users.service.js';
 import { registerAccountJobs } from './accounts.jobs.js';
 import { accountJobs } from './accounts.mails.js';
@@ -24,6 +25,7 @@ import {
 
 export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   const authLimited = { access: 'public' as const, authRateLimit: true };
+  const publicUrl = app.config.publicUrl;
   registerAccountJobs(app);
 
   app.get(
@@ -82,7 +84,10 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await app.writeAnonymous((work) => confirmEmail(work, request.body.key));
+      const { userId, changed } = await app.writeAnonymous((work) =>
+        confirmEmail(work, request.body.key, publicUrl),
+      );
+      if (changed) logSecurityEvent(request.log, 'email.changed', { userId });
       return { detail: 'Your email address is verified.' };
     },
   );
@@ -142,7 +147,10 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await app.writeAnonymous((work) => confirmPasswordReset(work, request.body));
+      const userId = await app.writeAnonymous((work) =>
+        confirmPasswordReset(work, request.body, publicUrl),
+      );
+      logSecurityEvent(request.log, 'password.reset', { userId });
       return { detail: 'Password has been reset with the new password.' };
     },
   );
@@ -160,8 +168,15 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const tokenId = request.user!.tokenId;
       await app.write(request, async (work) =>
-        changePassword(work, await loadSelf(work.tx, work.actor.id), tokenId, request.body),
+        changePassword(
+          work,
+          await loadSelf(work.tx, work.actor.id),
+          tokenId,
+          request.body,
+          publicUrl,
+        ),
       );
+      logSecurityEvent(request.log, 'password.changed', { userId: request.user!.id });
       return { detail: 'New password has been saved.' };
     },
   );

@@ -21,12 +21,13 @@ import { emailConfirmations, passwordResets, users } from '../../db/schema.js';
 import { isCommonPassword } from '../../lib/common-passwords.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { badRequest, notFound } from '../../lib/http-errors.js';
+import { enqueueMail } from '../../lib/mail-job.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { digestKey, newTokenKey, newUserHash } from '../../lib/secrets.js';
 import type { AnonymousWork, Work } from '../../lib/work.js';
 import { revokeUserTokens } from '../auth/tokens.js';
 import { createUser, findUserById, type UserRow } from '../users/users.service.js';
-import { accountJobs } from './accounts.mails.js';
+import { accountJobs, emailChangedMail, passwordChangedMail } from './accounts.mails.js';
 
 /** A verification link works for 3 days (issue 3). */
 export const EMAIL_CONFIRMATION_TTL_MS = 3 * 24 * 60 * 60 * 1000;
@@ -159,7 +160,12 @@ export async function issueConfirmationKey(db: Tx, confirmationId: number, now: 
  * Follows a confirmation link: verifies a new account's address, or makes a pending
  * email change take effect. A key works once and for 3 days; anything else is a 404.
  */
-export async function confirmEmail({ tx, now }: AnonymousWork, key: string): Promise<void> {
+export async function confirmEmail(
+  work: AnonymousWork,
+  key: string,
+  publicUrl: string,
+): Promise<{ userId: number; changed: boolean }> {
+  const { tx, now } = work;
   {
     const [row] = await tx
       .update(emailConfirmations)
@@ -176,12 +182,37 @@ export async function confirmEmail({ tx, now }: AnonymousWork, key: string): Pro
     const user = await findUserById(tx, row.userId);
     if (!user) throw notFound(messages.verificationFailed);
     const changes: Partial<typeof users.$inferInsert> = { emailVerified: true, updatedAt: now };
-    if (row.email.toLowerCase() !== user.email.toLowerCase()) {
+    const changed = row.email.toLowerCase() !== user.email.toLowerCase();
+    if (changed) {
       if (await emailTaken(tx, row.email, user.id)) throw notFound(messages.verificationFailed);
       changes.email = row.email;
     }
     await tx.update(users).set(changes).where(eq(users.id, user.id));
+    if (changed) {
+      // Both addresses hear of it once the change has committed (ASVS V2.2.3).
+      const link = `${publicUrl}/account/`;
+      for (const to of [user.email, row.email]) {
+        await enqueueMail(work, emailChangedMail(to, nameOf(user), user.email, row.email, link));
+      }
+    }
+    return { userId: user.id, changed };
   }
+}
+
+/** How the account mails greet their reader. */
+const nameOf = (user: UserRow) => user.firstName || user.username;
+
+/** The notice of a new password, queued in the change's transaction: sent once it commits. */
+function noticePasswordChange(
+  work: Pick<AnonymousWork, 'enqueue'>,
+  user: UserRow,
+  publicUrl: string,
+  how: 'change' | 'reset',
+) {
+  return enqueueMail(
+    work,
+    passwordChangedMail(user.email, nameOf(user), `${publicUrl}/auth/password-reset/`, how),
+  );
 }
 
 /** The address waiting for confirmation, if the user asked to change theirs. */
@@ -252,6 +283,7 @@ export async function updateAccount(work: Work, user: UserRow, input: UserDetail
     .where(eq(users.id, user.id));
   // The address changes only once the link in this mail is followed.
   if (newEmail) await startEmailConfirmation(work, user.id, newEmail, true);
+  return newEmail;
 }
 
 /** A new collaborator hash; 57^10 possible hashes make a clash rare, and one is retried. */
@@ -288,9 +320,11 @@ const INVALID_RESET_LINK =
 
 /** Sets a new password from a reset link; the link dies, and so do all the user's tokens and other links. */
 export async function confirmPasswordReset(
-  { tx: db, now }: AnonymousWork,
+  work: AnonymousWork,
   input: PasswordResetConfirmRequest,
-): Promise<void> {
+  publicUrl: string,
+): Promise<number> {
+  const { tx: db, now } = work;
   const userId = decodeUid(input.uid);
   const user = userId === null ? undefined : await findUserById(db, userId);
   const live = and(
@@ -316,6 +350,8 @@ export async function confirmPasswordReset(
   if (!used) throw badRequest(INVALID_RESET_LINK, { token: [INVALID_RESET_LINK] });
   await setPassword(db, user.id, input.newPassword1, now);
   await revokeUserTokens(db, user.id, now);
+  await noticePasswordChange(work, user, publicUrl, 'reset');
+  return user.id;
 }
 
 /** Stores a new password and kills every outstanding reset link of the user. */
@@ -332,11 +368,13 @@ async function setPassword(db: Tx, userId: number, password: string, now: Date):
 
 /** Changes the password after checking the old one; other sessions are logged out, this one stays. */
 export async function changePassword(
-  { tx: db, now }: Work,
+  work: Work,
   user: UserRow,
   currentTokenId: number,
   input: PasswordChangeRequest,
+  publicUrl: string,
 ): Promise<void> {
+  const { tx: db, now } = work;
   if (user.isAaf || user.passwordHash === null) {
     throw badRequest(
       'Your account logs in through your institution and has no Merit password to change.',
@@ -349,4 +387,5 @@ export async function changePassword(
   if (hasErrors(errors)) refuse(errors);
   await setPassword(db, user.id, input.newPassword1, now);
   await revokeUserTokens(db, user.id, now, currentTokenId);
+  await noticePasswordChange(work, user, publicUrl, 'change');
 }

@@ -8,6 +8,7 @@ import {
 } from '@merit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { renewUserHash, updateAccount } from '../accounts/accounts.service.js';
+import { logSecurityEvent } from '../auth/security-log.js';
 import { userDetailsOf } from './users.details.js';
 import { findUserById, loadSelf, lookUpUsers } from './users.service.js';
 
@@ -40,12 +41,21 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: userDetails, 400: errorBody, 401: errorBody },
       },
     },
-    async (request) =>
-      app.write(request, async (work) => {
+    async (request) => {
+      const { details, newEmail } = await app.write(request, async (work) => {
         const user = await loadSelf(work.tx, work.actor.id);
-        await updateAccount(work, user, request.body);
-        return userDetailsOf(work.tx, (await findUserById(work.tx, user.id))!, work.now);
-      }),
+        const asked = await updateAccount(work, user, request.body);
+        const saved = await userDetailsOf(
+          work.tx,
+          (await findUserById(work.tx, user.id))!,
+          work.now,
+        );
+        return { details: saved, newEmail: asked };
+      });
+      if (newEmail)
+        logSecurityEvent(request.log, 'email.change_requested', { userId: request.user!.id });
+      return details;
+    },
   );
 
   app.get(

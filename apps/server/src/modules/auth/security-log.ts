@@ -1,0 +1,37 @@
+import type { FastifyBaseLogger } from 'fastify';
+
+/**
+ * The security events the log records, each naming the account (OWASP ASVS V7.1.3,
+ * V7.2.1). Changes of roles and of the admin flag are in the audit table instead, with
+ * who made them (lib/audit.ts), as every other change is.
+ */
+export type SecurityEvent =
+  | 'login.succeeded'
+  | 'login.failed'
+  | 'logout'
+  /** A 401 or 403: the caller (null when anonymous) and the status. */
+  | 'access.refused'
+  | 'password.changed'
+  /** A new password set from a reset link. */
+  | 'password.reset'
+  /** The user asked for a new address; it changes once the link mailed to it is followed. */
+  | 'email.change_requested'
+  | 'email.changed';
+
+const FAILURES = new Set<SecurityEvent>(['login.failed', 'access.refused']);
+
+/**
+ * Writes one security event to the request's log, which carries the request id, the time
+ * and the caller's address. Only ids, codes and statuses: never a password, a token, an
+ * address or what the caller typed as their username (it may be a password typed in the
+ * wrong field).
+ */
+export function logSecurityEvent(
+  log: FastifyBaseLogger,
+  event: SecurityEvent,
+  fields: { userId: number | null; reason?: string; statusCode?: number },
+): void {
+  const entry = { securityEvent: event, ...fields };
+  if (FAILURES.has(event)) log.warn(entry, `security event: ${event}`);
+  else log.info(entry, `security event: ${event}`);
+}
