@@ -35,6 +35,8 @@ export interface Config {
   mailFrom: string;
   /** Requests per client address per 15 minutes to the login, registration, captcha and reset endpoints. */
   authRateLimitPerIp: number;
+  /** The most bytes of uploaded PDFs one proposal extract merges; files past it are named, not merged. */
+  extractAttachmentsMaxBytes: number;
   /** Federated login (OpenID Connect, e.g. AAF); off when OIDC_ISSUER is unset. */
   oidc: OidcConfig | undefined;
   /** S3-compatible storage for uploaded files; on local disk under DATA_DIR/files when unset. */
@@ -292,6 +294,8 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: readUrl(env, 'SMTP_URL', ['smtp', 'smtps']),
     mailFrom: read(env, 'MAIL_FROM') ?? 'Merit <no-reply@localhost>',
     authRateLimitPerIp: readPositiveInt(env, 'AUTH_RATE_LIMIT_PER_IP', 300),
+    // Two files of the spec's largest upload (26214400 bytes each).
+    extractAttachmentsMaxBytes: readPositiveInt(env, 'EXTRACT_ATTACHMENTS_MAX_BYTES', 52_428_800),
     oidc: readOidc(env),
     s3: readS3(env),
   };

@@ -404,13 +404,17 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       // pdfmake and pdf-lib load on the first extract, not at start-up (bench figure (f)).
       const { renderProposalExtract } = await import('./proposal-extract.js');
-      const pdf = await renderProposalExtract(input, async (fileId) => {
-        // Only the proposal's own files: an answer naming another proposal's file gets nothing.
-        const file = files.find((f) => f.id === fileId);
-        if (!file) return null;
-        const stream = await app.files.read(file.storageKey).catch(() => null);
-        return stream ? Buffer.concat(await stream.toArray()) : null;
-      });
+      const pdf = await renderProposalExtract(
+        input,
+        async (fileId) => {
+          // Only the proposal's own files: an answer naming another proposal's file gets nothing.
+          const file = files.find((f) => f.id === fileId);
+          if (!file) return null;
+          const stream = await app.files.read(file.storageKey).catch(() => null);
+          return stream ? Buffer.concat(await stream.toArray()) : null;
+        },
+        { attachmentsMaxBytes: app.config.extractAttachmentsMaxBytes },
+      );
       return sendDownload(reply, `${input.proposalName}.pdf`, 'application/pdf', pdf);
     },
   );

@@ -234,6 +234,7 @@ export async function extractOf(
       id: file.id,
       name: file.name,
       contentType: file.contentType,
+      size: file.size,
     })),
   };
   return { input, files: files.map((f) => f.file) };

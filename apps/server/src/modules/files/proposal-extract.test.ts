@@ -108,8 +108,8 @@ function inputWith(overrides: Partial<ExtractInput> = {}): ExtractInput {
     lastModified: new Date('2025-04-05T17:08:59Z'),
     forms: [projectForm, teamForm],
     files: [
-      { id: 12, name: 'workplan.pdf', contentType: 'application/pdf' },
-      { id: 13, name: 'turing-cv.docx', contentType: 'application/msword' },
+      { id: 12, name: 'workplan.pdf', contentType: 'application/pdf', size: 1000 },
+      { id: 13, name: 'turing-cv.docx', contentType: 'application/msword', size: 1000 },
     ],
     ...overrides,
   };
@@ -205,7 +205,7 @@ describe('renderProposalExtract', () => {
     const read = reader({ 13: await makePdf(['Turing curriculum vitae.']) });
     const input = inputWith({
       forms: [teamForm],
-      files: [{ id: 13, name: 'turing-cv.pdf', contentType: 'application/pdf' }],
+      files: [{ id: 13, name: 'turing-cv.pdf', contentType: 'application/pdf', size: 1000 }],
     });
 
     const { pages } = await pdfText(await renderProposalExtract(input, read));
@@ -241,7 +241,7 @@ describe('renderProposalExtract', () => {
         { ...projectForm, answers: { workplan: '99' } },
         { ...teamForm, answers: [{ member: 'Grace Hopper', cv: '13' }] },
       ],
-      files: [{ id: 13, name: 'lost.pdf', contentType: 'application/pdf' }],
+      files: [{ id: 13, name: 'lost.pdf', contentType: 'application/pdf', size: 1000 }],
     });
 
     const { text, pages } = await pdfText(await renderProposalExtract(input, read));

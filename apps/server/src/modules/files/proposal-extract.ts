@@ -29,6 +29,8 @@ export interface ExtractFile {
   id: number;
   name: string;
   contentType: string;
+  /** Bytes, as stored: what counts against the cap on merged files. */
+  size: number;
 }
 export interface ExtractInput {
   callName: string;
@@ -86,8 +88,10 @@ const PAGE_MARGINS: [number, number, number, number] = [56, 56, 56, 56];
 export async function renderProposalExtract(
   input: ExtractInput,
   readBytes: ReadFileBytes,
+  options: { attachmentsMaxBytes?: number } = {},
 ): Promise<Buffer> {
-  const shelf = await loadFiles(input, readBytes);
+  const cap = options.attachmentsMaxBytes ?? Number.POSITIVE_INFINITY;
+  const shelf = await loadFiles(input, readBytes, cap);
   const attachments: Attachment[] = [];
   const content: Content[] = [header(input)];
   for (const form of input.forms) content.push(formSection(form, shelf, attachments));
@@ -172,13 +176,27 @@ function fileId(value: unknown): number | null {
     : null;
 }
 
+/** A size for people: 52428800 bytes is "50 MB", 2500 is "2.4 KB". */
+const sizeText = (bytes: number) =>
+  bytes >= 1024 * 1024
+    ? `${Number((bytes / (1024 * 1024)).toFixed(1))} MB`
+    : `${Number((bytes / 1024).toFixed(1))} KB`;
+
 /**
  * Reads every file the file fields name, each once. Only ids in `input.files` are read:
  * an answer could name another proposal's file, and its bytes must not leak in here.
+ * PDFs are read in the forms' order while their sizes add up to at most `cap` bytes; a
+ * PDF that would go past it is not read, and the extract says it was left out (a proposal
+ * of many large files would otherwise hold the server's memory for one download).
  */
-async function loadFiles(input: ExtractInput, readBytes: ReadFileBytes): Promise<Shelf> {
+async function loadFiles(
+  input: ExtractInput,
+  readBytes: ReadFileBytes,
+  cap: number,
+): Promise<Shelf> {
   const known = new Map(input.files.map((file) => [file.id, file]));
   const loaded = new Map<number, StoredFile>();
+  let merged = 0;
   for (const form of input.forms) {
     const fields = fileFields(form.jsonSchema, form.uiSchema);
     for (const entry of entriesOf(form)) {
@@ -186,7 +204,17 @@ async function loadFiles(input: ExtractInput, readBytes: ReadFileBytes): Promise
         const id = fileId(entry[field]);
         const file = id === null ? undefined : known.get(id);
         if (!file || loaded.has(file.id)) continue;
-        loaded.set(file.id, await loadFile(file, readBytes));
+        if (merged + file.size > cap) {
+          loaded.set(file.id, {
+            kind: 'unreadable',
+            name: file.name,
+            problem: `the files merged into one extract are limited to ${sizeText(cap)} in all, and this one would go past it`,
+          });
+          continue;
+        }
+        const stored = await loadFile(file, readBytes);
+        if (stored.kind === 'pdf') merged += file.size;
+        loaded.set(file.id, stored);
       }
     }
   }
