@@ -2,10 +2,16 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { FileStore } from '@tus/file-store';
 import { eq, inArray, sql } from 'drizzle-orm';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFParse } from 'pdf-parse';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { committees, users } from '../src/db/schema.js';
+import { committees, proposalFiles, users } from '../src/db/schema.js';
 import { loggerOptions } from '../src/lib/log-options.js';
+import { sweepUploads } from '../src/modules/files/uploads.js';
+import { makeForm, makeFormName } from './admin-fixtures.js';
 import { makeCallForms, callPayload } from './call-fixtures.js';
 import {
   auth,
@@ -17,7 +23,7 @@ import {
   TEST_PASSWORD,
   type TestContext,
 } from './helpers.js';
-import { outbox } from './mail.js';
+import { lastMailTo, outbox, parseMail, type ReadMail } from './mail.js';
 import { makeProposalCall, makeProposalForms } from './proposal-fixtures.js';
 
 /**
@@ -36,6 +42,7 @@ const logStream = new Writable({
 
 let ctx: TestContext;
 let webDir: string;
+const EXTRACT_CAP = 2500;
 /** Accounts with names an installer might have left behind, looked for before any test makes users. */
 let defaultAccountsAtStart: unknown[];
 
@@ -49,7 +56,12 @@ beforeAll(async () => {
   await writeFile(path.join(webDir, '.git', 'config'), '[core] secret-marker');
   await writeFile(path.join(webDir, '.env'), 'DATABASE_URL=secret-marker');
   ctx = await createTestApp({
-    env: { WEB_DIR: webDir, PUBLIC_URL: 'https://merit.example.org' },
+    env: {
+      WEB_DIR: webDir,
+      PUBLIC_URL: 'https://merit.example.org',
+      // Small enough for two small PDFs to go past it (V12.1.1, the proposal extract).
+      EXTRACT_ATTACHMENTS_MAX_BYTES: String(EXTRACT_CAP),
+    },
     logger: { ...loggerOptions('info'), stream: logStream },
   });
   defaultAccountsAtStart = await ctx.app.db
@@ -535,5 +547,469 @@ describe('V13.2.1 only the HTTP methods each route offers', () => {
       .from(committees)
       .where(eq(committees.id, committee.id));
     expect(still).toBeDefined();
+  });
+});
+
+/** The log's entries, parsed. */
+interface LogEntry {
+  level: number;
+  reqId?: string;
+  securityEvent?: string;
+  userId?: number | null;
+  reason?: string;
+  statusCode?: number;
+  [key: string]: unknown;
+}
+const logEntries = () => logLines.map((line) => JSON.parse(line) as LogEntry);
+
+/** The security event the request that got `res` logged. */
+function securityEventOf(res: { headers: Record<string, unknown> }): LogEntry | undefined {
+  const reqId = res.headers['x-request-id'];
+  const found = logEntries().filter((e) => e.reqId === reqId && e.securityEvent);
+  expect(found.length, `security events of ${String(reqId)}`).toBeLessThanOrEqual(1);
+  return found[0];
+}
+
+/** The last path segment of a link: the key or token it carries. */
+const lastSegment = (link: string) => new URL(link).pathname.split('/').filter(Boolean).at(-1)!;
+
+describe('V7.1.3 and V7.2.1 security events are logged with the account', () => {
+  it('logs logins, failures, refusals, logout, password and email changes by user id, with no secret', async () => {
+    const user = await makeUser(ctx.app);
+    const wrong = await tryLogin(user.username, 'not the password at all');
+    const unknown = await tryLogin('asvs-nobody-by-this-name', 'not the password at all');
+    const ok = await tryLogin(user.username, TEST_PASSWORD);
+    expect(ok.statusCode, ok.body).toBe(200);
+    const key = ok.json().key as string;
+    const forbidden = await api('GET', '/users/', undefined, auth(key));
+    const anonymous = await api('GET', '/user_details/');
+    const newPassword = 'a fresh pass phrase 5521';
+    const changed = await api(
+      'POST',
+      '/auth/password/change/',
+      { oldPassword: TEST_PASSWORD, newPassword1: newPassword, newPassword2: newPassword },
+      auth(key),
+    );
+    const newEmail = `moved-${user.username}@example.org`;
+    const asked = await api('PATCH', '/user_details/', { email: newEmail }, auth(key));
+    const confirmKey = lastSegment((await lastMailTo(ctx, newEmail)).links[0]!);
+    const confirmed = await api('POST', '/auth/registration/verify-email/', { key: confirmKey });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const out = await api('POST', '/auth/logout/', undefined, auth(key));
+    expect((await api('POST', '/auth/password/reset/', { email: newEmail })).statusCode).toBe(200);
+    const resetLink = (await lastMailTo(ctx, newEmail)).links[0]!;
+    const [uid, token] = new URL(resetLink).pathname.split('/').filter(Boolean).slice(-2);
+    const resetPassword = 'another fresh pass phrase 7734';
+    const reset = await api('POST', '/auth/password/reset/confirm/', {
+      uid,
+      token,
+      newPassword1: resetPassword,
+      newPassword2: resetPassword,
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+
+    const warn = 40;
+    const info = 30;
+    const expected: [typeof ok, Partial<LogEntry>][] = [
+      [
+        wrong,
+        {
+          securityEvent: 'login.failed',
+          userId: user.id,
+          reason: 'invalid_credentials',
+          level: warn,
+        },
+      ],
+      [
+        unknown,
+        { securityEvent: 'login.failed', userId: null, reason: 'invalid_credentials', level: warn },
+      ],
+      [ok, { securityEvent: 'login.succeeded', userId: user.id, level: info }],
+      [
+        forbidden,
+        { securityEvent: 'access.refused', userId: user.id, statusCode: 403, level: warn },
+      ],
+      [anonymous, { securityEvent: 'access.refused', userId: null, statusCode: 401, level: warn }],
+      [changed, { securityEvent: 'password.changed', userId: user.id, level: info }],
+      [asked, { securityEvent: 'email.change_requested', userId: user.id, level: info }],
+      [confirmed, { securityEvent: 'email.changed', userId: user.id, level: info }],
+      [out, { securityEvent: 'logout', userId: user.id, level: info }],
+      [reset, { securityEvent: 'password.reset', userId: user.id, level: info }],
+    ];
+    for (const [res, event] of expected) {
+      expect(securityEventOf(res), `${res.statusCode} ${event.securityEvent}`).toMatchObject(event);
+    }
+    const events = JSON.stringify(logEntries().filter((e) => e.securityEvent));
+    for (const secret of [
+      newPassword,
+      resetPassword,
+      TEST_PASSWORD,
+      'not the password at all',
+      key,
+      confirmKey,
+      token!,
+      user.username,
+      newEmail,
+    ]) {
+      expect(events).not.toContain(secret);
+    }
+  });
+});
+
+/** A PDF of one page per line of text, as pdf-lib makes it. */
+async function pdfOf(lines: string[]): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (const line of lines) doc.addPage().drawText(line, { x: 50, y: 700, size: 14, font });
+  return Buffer.from(await doc.save());
+}
+
+/** A multipart body as the spec's upload endpoints take it. */
+async function multipart(fields: Record<string, string>, file: { name: string; bytes: Buffer }) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  form.append('file', new Blob([new Uint8Array(file.bytes)]), file.name);
+  const encoded = new Response(form);
+  return {
+    payload: Buffer.from(await encoded.arrayBuffer()),
+    headers: { 'content-type': encoded.headers.get('content-type')! },
+  };
+}
+
+/** A new author's draft in a new open call whose one form has two PDF fields. */
+async function draftWithPdfFields() {
+  const form = await makeForm(ctx.app, (await makeFormName(ctx.app, { type: 0 })).id, {
+    jsonSchema: {
+      type: 'object',
+      properties: {
+        cv: { type: 'string', format: 'data-url', title: 'CV (PDF)' },
+        letter: { type: 'string', format: 'data-url', title: 'Letter of support (PDF)' },
+      },
+    },
+  });
+  const { callId, typeId } = await makeProposalCall(ctx.app, {
+    committeeId: (await makeCommittee(ctx.app)).id,
+    forms: await makeProposalForms(ctx.app),
+    admin: { id: (await makeUser(ctx.app, { isAdmin: true })).id, isAdmin: true },
+    proposalForms: [form.id],
+  });
+  const author = await makeUser(ctx.app);
+  const key = await login(ctx.app, author.username);
+  const created = await api(
+    'POST',
+    '/update_proposal_name/',
+    { callId, isNew: true, proposalId: null, name: 'Capped', type: typeId },
+    auth(key),
+  );
+  expect(created.statusCode, created.body).toBe(201);
+  return {
+    callId,
+    formId: form.id,
+    key,
+    proposal: created.json() as { id: number; proposalTypeId: number },
+  };
+}
+
+describe('V12.1.1 the proposal extract merges a bounded amount of uploaded PDFs', () => {
+  it('merges the PDFs up to the cap in the forms’ order and names the one left out', async () => {
+    const { callId, formId, key, proposal } = await draftWithPdfFields();
+    const cv = await pdfOf(['First attached sentence']);
+    const letter = await pdfOf(Array.from({ length: 8 }, (_, i) => `Second attached page ${i}`));
+    // Each fits the cap alone; together they do not.
+    expect(cv.length).toBeLessThanOrEqual(EXTRACT_CAP);
+    expect(letter.length).toBeLessThanOrEqual(EXTRACT_CAP);
+    expect(cv.length + letter.length).toBeGreaterThan(EXTRACT_CAP);
+    const ids: Record<string, string> = {};
+    for (const [field, name, bytes] of [
+      ['cv', 'cv.pdf', cv],
+      ['letter', 'letter.pdf', letter],
+    ] as const) {
+      const body = await multipart(
+        { proposal: String(proposal.id), field, form: String(formId), token: key },
+        { name, bytes },
+      );
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/proposal_response_pdf/',
+        ...body,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      ids[field] = String(res.json().fileId);
+    }
+    const saved = await api(
+      'POST',
+      '/proposal_responses/',
+      {
+        call: callId,
+        proposalTypeId: proposal.proposalTypeId,
+        proposal: proposal.id,
+        new: false,
+        hash: 11,
+        formId,
+        index: 0,
+        singleSave: true,
+        validate: true,
+        data: ids,
+      },
+      auth(key),
+    );
+    expect(saved.statusCode, saved.body).toBe(200);
+
+    const ticket = await api(
+      'POST',
+      '/download_tickets/',
+      { proposalExtract: proposal.id },
+      auth(key),
+    );
+    const res = await ctx.app.inject({ method: 'GET', url: ticket.json().url as string });
+    expect(res.statusCode, res.body).toBe(200);
+    const parser = new PDFParse({ data: new Uint8Array(res.rawPayload) });
+    const text = (await parser.getText()).text.replace(/\s+/g, ' ');
+    await parser.destroy();
+    expect(text).toContain('First attached sentence');
+    expect(text).not.toContain('Second attached page');
+    const why =
+      'the files merged into one extract are limited to 2.4 KB in all, and this one would go past it';
+    expect(text).toContain(`letter.pdf (could not be included: ${why})`);
+    expect(text).toContain(
+      `File: letter.pdf This file could not be included in the extract: ${why}.`,
+    );
+  });
+});
+
+describe('V8.1.2 abandoned uploads are purged', () => {
+  it('keeps an unfinished upload for a day, then the sweep removes its bytes and record', async () => {
+    const { formId, key, proposal } = await draftWithPdfFields();
+    const bytes = await pdfOf(['Half of this never arrives']);
+    const b64 = (v: string | number) => Buffer.from(String(v)).toString('base64');
+    const tus = { ...auth(key), 'tus-resumable': '1.0.0' };
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/uploads/',
+      headers: {
+        ...tus,
+        'upload-length': String(bytes.length),
+        'upload-metadata': `proposal ${b64(proposal.id)},form ${b64(formId)},field ${b64('cv')},filename ${b64('cv.pdf')},filetype ${b64('application/pdf')}`,
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const location = created.headers.location as string;
+    const half = Math.floor(bytes.length / 2);
+    const sent = await ctx.app.inject({
+      method: 'PATCH',
+      url: location,
+      headers: { ...tus, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      payload: bytes.subarray(0, half),
+    });
+    expect(sent.statusCode, sent.body).toBe(204);
+    const id = location.split('/').pop()!;
+    const folder = path.join(ctx.dataDir, 'uploads');
+    const store = new FileStore({ directory: folder });
+    const hour = 60 * 60 * 1000;
+
+    // tus stamps uploads with the real clock; the sweep is asked as of a later hour.
+    expect(await sweepUploads(store, new Date(Date.now() + 23 * hour))).toMatchObject({
+      abandoned: 0,
+    });
+    const head = await ctx.app.inject({ method: 'HEAD', url: location, headers: tus });
+    expect(head.headers['upload-offset']).toBe(String(half));
+
+    expect(await sweepUploads(store, new Date(Date.now() + 25 * hour))).toMatchObject({
+      abandoned: 1,
+    });
+    expect((await readdir(folder)).filter((name) => name.startsWith(id))).toEqual([]);
+    expect((await ctx.app.inject({ method: 'HEAD', url: location, headers: tus })).statusCode).toBe(
+      404,
+    );
+    expect(
+      await ctx.app.db
+        .select()
+        .from(proposalFiles)
+        .where(eq(proposalFiles.proposalId, proposal.id)),
+    ).toEqual([]);
+  });
+});
+
+describe('mail through a real SMTP server', () => {
+  /** Each message the server accepted: parsed, its raw text, and the envelope's recipients. */
+  const received: { mail: ReadMail; raw: string; rcptTo: string[] }[] = [];
+  let smtp: SMTPServer;
+  let mctx: TestContext;
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          const raw = Buffer.concat(chunks);
+          void parseMail(raw).then((mail) => {
+            received.push({
+              mail,
+              raw: raw.toString(),
+              rcptTo: session.envelope.rcptTo.map((r) => r.address),
+            });
+            callback();
+          });
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const { port } = smtp.server.address() as { port: number };
+    mctx = await createTestApp({
+      env: {
+        SMTP_URL: `smtp://127.0.0.1:${port}`,
+        MAIL_FROM: 'Merit <merit@example.org>',
+        PUBLIC_URL: 'https://merit.example.org',
+      },
+    });
+  });
+  afterAll(async () => {
+    await mctx.close();
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+
+  /** The messages delivered since the last call, once every queued mail job has run. */
+  const delivered = async () => {
+    await mctx.app.jobs.drain();
+    return received.splice(0);
+  };
+  const call = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object, key?: string) =>
+    mctx.app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: key ? auth(key) : {},
+      ...(payload === undefined ? {} : { payload }),
+    });
+
+  describe('V2.2.3 and V2.5.5 users are told of a new password', () => {
+    it('mails the account after a change and after a reset, and nothing when a change fails', async () => {
+      const user = await makeUser(mctx.app, { firstName: 'Ada' });
+      const key = await login(mctx.app, user.username);
+      const newPassword = 'a brand new pass phrase 6610';
+      const failed = await call(
+        'POST',
+        '/auth/password/change/',
+        { oldPassword: 'not my password', newPassword1: newPassword, newPassword2: newPassword },
+        key,
+      );
+      expect(failed.statusCode).toBe(400);
+      expect(await delivered()).toEqual([]);
+
+      const changed = await call(
+        'POST',
+        '/auth/password/change/',
+        { oldPassword: TEST_PASSWORD, newPassword1: newPassword, newPassword2: newPassword },
+        key,
+      );
+      expect(changed.statusCode, changed.body).toBe(200);
+      const [notice, ...more] = await delivered();
+      expect(more).toEqual([]);
+      expect(notice!.rcptTo).toEqual([user.email]);
+      expect(notice!.mail.subject).toBe('Your Merit password was changed');
+      expect(notice!.mail.text).toContain('Hello Ada,');
+      expect(notice!.mail.text).toContain('The password of your Merit account was just changed.');
+      expect(notice!.mail.links).toEqual(['https://merit.example.org/auth/password-reset/']);
+      expect(notice!.raw).not.toContain(newPassword);
+
+      expect((await call('POST', '/auth/password/reset/', { email: user.email })).statusCode).toBe(
+        200,
+      );
+      const [resetMail] = await delivered();
+      const [uid, token] = new URL(resetMail!.mail.links[0]!).pathname
+        .split('/')
+        .filter(Boolean)
+        .slice(-2);
+      const resetPassword = 'yet another pass phrase 4471';
+      const reset = await call('POST', '/auth/password/reset/confirm/', {
+        uid,
+        token,
+        newPassword1: resetPassword,
+        newPassword2: resetPassword,
+      });
+      expect(reset.statusCode, reset.body).toBe(200);
+      const afterReset = await delivered();
+      expect(afterReset.map((m) => [m.rcptTo, m.mail.subject])).toEqual([
+        [[user.email], 'Your Merit password was changed'],
+      ]);
+      expect(afterReset[0]!.mail.text).toContain(
+        'The password of your Merit account was just reset with a link sent to this address.',
+      );
+      expect(afterReset[0]!.raw).not.toContain(resetPassword);
+    });
+  });
+
+  describe('V2.2.3 users are told of a new email address', () => {
+    it('mails the old and the new address once the change takes effect, not before', async () => {
+      const user = await makeUser(mctx.app, { firstName: 'Grace' });
+      const key = await login(mctx.app, user.username);
+      const newEmail = `new-${user.email}`;
+      expect((await call('PATCH', '/user_details/', { email: newEmail }, key)).statusCode).toBe(
+        200,
+      );
+      const asked = await delivered();
+      expect(asked.map((m) => [m.rcptTo, m.mail.subject])).toEqual([
+        [[newEmail], 'Confirm your new email address for Merit'],
+      ]);
+      const confirmed = await call('POST', '/auth/registration/verify-email/', {
+        key: lastSegment(asked[0]!.mail.links[0]!),
+      });
+      expect(confirmed.statusCode, confirmed.body).toBe(200);
+      const notices = await delivered();
+      expect(notices.map((m) => m.rcptTo).sort()).toEqual([[newEmail], [user.email]].sort());
+      for (const { mail } of notices) {
+        expect(mail.subject).toBe('Your Merit email address was changed');
+        expect(mail.text).toContain(
+          `The email address of your Merit account was changed from ${user.email} to ${newEmail}.`,
+        );
+        expect(mail.links).toEqual(['https://merit.example.org/account/']);
+      }
+    });
+  });
+
+  describe('V5.2.3 no mail header injection', () => {
+    it('keeps CR and LF in a proposal name out of the headers of the mail it is in', async () => {
+      const admin = { id: (await makeUser(mctx.app, { isAdmin: true })).id, isAdmin: true };
+      const { callId, typeId } = await makeProposalCall(mctx.app, {
+        committeeId: (await makeCommittee(mctx.app)).id,
+        forms: await makeProposalForms(mctx.app),
+        admin,
+      });
+      const author = await makeUser(mctx.app);
+      const key = await login(mctx.app, author.username);
+      const name = 'Survey\r\nBcc: spy@evil.example\r\nX-Injected: yes\n\nBody text';
+      const created = await call(
+        'POST',
+        '/update_proposal_name/',
+        { callId, isNew: true, proposalId: null, name, type: typeId },
+        key,
+      );
+      expect(created.statusCode, created.body).toBe(201);
+      const collaborator = await makeUser(mctx.app);
+      const added = await call(
+        'POST',
+        '/collaborators/',
+        { proposalId: created.json().id, hash: collaborator.hash },
+        key,
+      );
+      expect(added.statusCode, added.body).toBe(201);
+      const [message, ...more] = await delivered();
+      expect(more).toEqual([]);
+      expect(message!.rcptTo).toEqual([collaborator.email]);
+      const headers = message!.raw.slice(0, message!.raw.search(/\r?\n\r?\n/));
+      // The name's line breaks became spaces inside the Subject (folded lines start with a
+      // space): no header of the sender's making, and the message goes to one person only.
+      const names = headers
+        .split(/\r?\n/)
+        .filter((line) => !/^\s/.test(line))
+        .map((line) => line.slice(0, line.indexOf(':')).toLowerCase());
+      expect(names.sort()).toEqual(
+        ['content-type', 'date', 'from', 'message-id', 'mime-version', 'subject', 'to'].sort(),
+      );
+      expect(message!.mail.subject).toMatch(/^You are now a collaborator on Survey/);
+      expect(message!.mail.subject).not.toMatch(/[\r\n]/);
+    });
   });
 });
