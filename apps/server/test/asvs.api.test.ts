@@ -10,6 +10,8 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { committees, proposalFiles, users } from '../src/db/schema.js';
 import { loggerOptions } from '../src/lib/log-options.js';
+import { insertFile } from '../src/modules/files/files.queries.js';
+import { MAX_FILES_PER_PROPOSAL, tooManyFilesMessage } from '../src/modules/files/files.service.js';
 import { sweepUploads } from '../src/modules/files/uploads.js';
 import { makeForm, makeFormName } from './admin-fixtures.js';
 import { makeCallForms, callPayload } from './call-fixtures.js';
@@ -769,7 +771,7 @@ describe('V12.1.1 the proposal extract merges a bounded amount of uploaded PDFs'
     expect(text).toContain('First attached sentence');
     expect(text).not.toContain('Second attached page');
     const why =
-      'the files merged into one extract are limited to 2.4 KB in all, and this one would go past it';
+      'the files merged into one extract are limited to 2 KB in all, and this one would go past it';
     expect(text).toContain(`letter.pdf (could not be included: ${why})`);
     expect(text).toContain(
       `File: letter.pdf This file could not be included in the extract: ${why}.`,
@@ -1011,5 +1013,60 @@ describe('mail through a real SMTP server', () => {
       expect(message!.mail.subject).toMatch(/^You are now a collaborator on Survey/);
       expect(message!.mail.subject).not.toMatch(/[\r\n]/);
     });
+  });
+});
+
+describe('V12.1.3 a proposal holds a limited number of files', () => {
+  it('takes the 100th file and refuses the 101st, by either upload, storing none of it', async () => {
+    const { formId, key, proposal } = await draftWithPdfFields();
+    const uploader = (await ctx.app.db.select().from(users).limit(1))[0]!;
+    for (let i = 1; i < MAX_FILES_PER_PROPOSAL; i += 1) {
+      await insertFile(ctx.app.db, {
+        proposalId: proposal.id,
+        storageKey: `asvs-fixture-${proposal.id}-${i}`,
+        name: `old-${i}.txt`,
+        size: 3,
+        contentType: 'text/plain',
+        uploadedBy: uploader.id,
+        uploadedAt: ctx.clock.now(),
+      });
+    }
+    const upload = async (name: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/proposal_file/',
+        ...(await multipart(
+          { proposal: String(proposal.id), token: key },
+          { name, bytes: Buffer.from('notes') },
+        )),
+      });
+    expect((await upload('hundredth.txt')).statusCode).toBe(201);
+    const stored = await readdir(path.join(ctx.dataDir, 'files'));
+
+    const refused = await upload('one-too-many.txt');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      detail: tooManyFilesMessage,
+      fields: { file: [tooManyFilesMessage] },
+    });
+    const b64 = (v: string | number) => Buffer.from(String(v)).toString('base64');
+    const resumable = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/uploads/',
+      headers: {
+        ...auth(key),
+        'tus-resumable': '1.0.0',
+        'upload-length': '100',
+        'upload-metadata': `proposal ${b64(proposal.id)},form ${b64(formId)},field ${b64('cv')},filename ${b64('cv.pdf')}`,
+      },
+    });
+    expect(resumable.statusCode).toBe(400);
+    expect(resumable.json().detail).toBe(tooManyFilesMessage);
+    expect(await readdir(path.join(ctx.dataDir, 'files'))).toEqual(stored);
+    const [{ n }] = (await ctx.app.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(proposalFiles)
+      .where(eq(proposalFiles.proposalId, proposal.id))) as [{ n: number }];
+    expect(n).toBe(MAX_FILES_PER_PROPOSAL);
   });
 });

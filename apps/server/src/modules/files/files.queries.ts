@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { proposalFiles, users } from '../../db/schema.js';
 import { personNameSql } from '../../lib/sql.js';
@@ -42,4 +42,13 @@ export async function storageKeysOf(tx: Tx, proposalId: number): Promise<string[
     .from(proposalFiles)
     .where(eq(proposalFiles.proposalId, proposalId));
   return rows.map((r) => r.key);
+}
+
+/** How many files a proposal has. */
+export async function fileCountOf(tx: Tx, proposalId: number): Promise<number> {
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(proposalFiles)
+    .where(eq(proposalFiles.proposalId, proposalId));
+  return row?.n ?? 0;
 }

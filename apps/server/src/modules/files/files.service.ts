@@ -23,7 +23,14 @@ import type { ReadWork, Work } from '../../lib/work.js';
 import { responsesOf, touchProposal, type LoadedProposal } from '../proposals/proposals.queries.js';
 import { typeFormsOf } from '../forms/type-forms.queries.js';
 import { loadFor } from '../proposals/proposals.service.js';
-import { deleteFileRow, filesOf, findFile, insertFile, type FileRow } from './files.queries.js';
+import {
+  deleteFileRow,
+  fileCountOf,
+  filesOf,
+  findFile,
+  insertFile,
+  type FileRow,
+} from './files.queries.js';
 import type { ExtractInput } from './proposal-extract.js';
 
 /** Where an upload goes: a proposal, and for a form's file field, the form and the field. */
@@ -42,6 +49,14 @@ export interface StoredUpload extends UploadTarget {
   /** The tus upload that sent it; null for a multipart form. */
   uploadId: string | null;
 }
+
+/**
+ * The most files one proposal may have (OWASP ASVS V12.1.3). The spec sets no number;
+ * a replaced file stays until it is deleted, so this leaves room for many replacements.
+ */
+export const MAX_FILES_PER_PROPOSAL = 100;
+export const tooManyFilesMessage = `This proposal has ${MAX_FILES_PER_PROPOSAL} files, the most a proposal may have. Delete one in Manage Uploaded Files before uploading another.`;
+const tooManyFiles = () => invalid({ file: [tooManyFilesMessage] }, tooManyFilesMessage);
 
 export const tooLarge = () =>
   new HttpError(413, errorCodes.payloadTooLarge, fileMessages.tooLarge(MAX_UPLOAD_BYTES));
@@ -70,6 +85,9 @@ export async function checkUpload(
   if (size !== undefined && size > MAX_UPLOAD_BYTES) throw tooLarge();
   if (size === 0) throw emptyFile();
   const loaded = await loadFor(work, 'file.upload', target.proposalId, forUpdate);
+  // Checked again when the file is recorded, under the proposal's row lock.
+  if ((await fileCountOf(work.tx, target.proposalId)) >= MAX_FILES_PER_PROPOSAL)
+    throw tooManyFiles();
   if (target.formId === null) {
     if (target.field !== null) throw invalid({ form: [fileMessages.fieldNotInForm] });
     return { pdfOnly: false };

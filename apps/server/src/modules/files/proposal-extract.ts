@@ -1,4 +1,4 @@
-import { fileFields, isPdf } from '@merit/domain';
+import { fileFields, formatBytes, isPdf } from '@merit/domain';
 import { pdfRenderer, robotoFonts } from '@merit/pdf';
 import { Parser } from 'htmlparser2';
 import { PDFDocument } from 'pdf-lib';
@@ -176,12 +176,6 @@ function fileId(value: unknown): number | null {
     : null;
 }
 
-/** A size for people: 52428800 bytes is "50 MB", 2500 is "2.4 KB". */
-const sizeText = (bytes: number) =>
-  bytes >= 1024 * 1024
-    ? `${Number((bytes / (1024 * 1024)).toFixed(1))} MB`
-    : `${Number((bytes / 1024).toFixed(1))} KB`;
-
 /**
  * Reads every file the file fields name, each once. Only ids in `input.files` are read:
  * an answer could name another proposal's file, and its bytes must not leak in here.
@@ -208,7 +202,7 @@ async function loadFiles(
           loaded.set(file.id, {
             kind: 'unreadable',
             name: file.name,
-            problem: `the files merged into one extract are limited to ${sizeText(cap)} in all, and this one would go past it`,
+            problem: `the files merged into one extract are limited to ${formatBytes(cap)} in all, and this one would go past it`,
           });
           continue;
         }
