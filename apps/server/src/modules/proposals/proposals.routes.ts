@@ -24,7 +24,9 @@ import {
   RESPONSE_SAVE_BODY_LIMIT,
 } from '@merit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import { changeRefusals } from '../../lib/routes.js';
+import { projectingSerializer } from './export-serializer.js';
 import {
   addCollaborator,
   changeProposalState,
@@ -99,6 +101,9 @@ export const proposalsRoutes: FastifyPluginAsyncZod = async (app) => {
           404: errorBody,
         },
       },
+      // Up to 26 MB of JSON: written by JSON.stringify, still only what the schema declares.
+      // Fastify hands a serializer compiler the response schema of one status.
+      serializerCompiler: ({ schema }) => projectingSerializer(schema as unknown as z.ZodType),
     },
     async (request) =>
       app.read(request, (work) =>
