@@ -6,6 +6,7 @@ import {
   type ReactNode,
 } from 'react';
 import { matchRoutes, Outlet, ScrollRestoration, type RouteObject } from 'react-router';
+import { loadContract } from '../api/contract';
 import { LoadingView } from '../components/LoadingView';
 import { NotFoundView } from '../components/NotFoundView';
 import { RouteErrorView, StandaloneRouteErrorView } from '../components/RouteErrorView';
@@ -243,4 +244,8 @@ export function preloadFirstRoute(pathname: string, signedIn: boolean): void {
   const wanted = signedIn || open ? pages : [LoginPage];
   // A failed download here is tried again, and reported, when the page renders.
   for (const wantedPage of wanted) wantedPage.preload().catch(() => {});
+  // Signed in, the first render asks the API who this is, and the first answer needs the
+  // contract's schemas: asked for now, they come with the pages instead of in a third
+  // round after them. A visitor's login page needs them only on submit (and its budget).
+  if (signedIn) loadContract().catch(() => {});
 }
