@@ -51,6 +51,11 @@ const ENV = {
   INITIAL_ADMIN_PASSWORD: 'Bench-Admin-Passw0rd!',
 };
 
+/** `1 wave`, `2 waves`. */
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
 function nodeStartMs(): number {
   const started = performance.now();
   const result = spawnSync(process.execPath, ['-e', ''], { stdio: 'ignore' });
@@ -173,7 +178,7 @@ async function firstPage(loads: number, log: FigureOptions['log']): Promise<Figu
       log(
         `  /auth/login ${load + 1}: form at ${Math.round(result.contentMs)} ms, ` +
           `first paint ${Math.round(result.fcpMs)} ms, ${result.waves.scripts} scripts in ` +
-          `${result.waves.waves} waves (${result.waves.perWave.join(' + ')}), ` +
+          `${plural(result.waves.waves, 'wave')} (${result.waves.perWave.join(' + ')}), ` +
           `${(result.transferredBytes / 1000).toFixed(1)} KB transferred`,
       );
     }
@@ -209,7 +214,7 @@ async function firstPage(loads: number, log: FigureOptions['log']): Promise<Figu
       },
       {
         figure: 'f',
-        name: `first content of a cold /auth/login, median of ${loads} (${scripts} scripts, at most ${waves} waves)`,
+        name: `first content of a cold /auth/login, median of ${loads} (${scripts} scripts, at most ${plural(waves, 'wave')})`,
         value: content,
         unit: 'ms',
         goal: '< 1000 ms, ≤ 2 waves',
