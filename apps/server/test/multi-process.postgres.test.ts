@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -69,6 +69,7 @@ function freePort(): Promise<number> {
 
 interface Server {
   url: string;
+  dataDir: string;
   output: () => string;
   stop: () => Promise<void>;
 }
@@ -105,7 +106,7 @@ async function startServer(databaseUrl: string, env: Record<string, string> = {}
   while (Date.now() < deadline) {
     try {
       if ((await fetch(`${url}/api/v1/health`)).status === 200) {
-        return { url, output: () => output, stop };
+        return { url, dataDir, output: () => output, stop };
       }
     } catch {
       // not listening yet
@@ -291,6 +292,16 @@ describe('two app processes on one PostgreSQL database', () => {
   );
 
   it('redeems a download ticket once, of 10 tries at once on both servers', async () => {
+    // Processes behind one address share their stored files (S3, or one files folder:
+    // README.md); here every server's folder is the first one's, so whichever server
+    // redeems the ticket has the bytes to send.
+    const shared = path.join(servers[0]!.dataDir, 'files');
+    await mkdir(shared, { recursive: true });
+    for (const server of servers.slice(1)) {
+      const own = path.join(server.dataDir, 'files');
+      await rm(own, { recursive: true, force: true });
+      await symlink(shared, own);
+    }
     const { proposalId, keys } = await sharedDraft(1);
     const form = new FormData();
     form.append('proposal', String(proposalId));
