@@ -133,7 +133,7 @@ test('no payload runs on any page that shows it, and no download holds a formula
   test.setTimeout(900_000);
   const sightings: Sighting[] = [];
   const tally = new Tally();
-  const { main, proposals, draft, reviewed } = world;
+  const { main, proposals, drafts, reviewed } = world;
   const proposalPath = (id: number) => `/calls/${main.id}/proposals/${id}/`;
 
   // --- The author, while the call is open: the editor, its files, the dashboard --------
@@ -141,25 +141,27 @@ test('no payload runs on any page that shows it, and no download holds a formula
   await logInAs(author, world.author);
   await tally.visit(author, 'dashboard (author)', '/?proposals.size=100');
   await tally.visit(author, 'new proposal (call, types)', `/calls/${main.id}/new`);
-  await tally.visit(author, 'proposal editor (author)', proposalPath(draft.id));
-  await (
-    await openManageMenu(author)
-  )
-    .getByRole('menuitem', { name: 'Manage Uploaded Files' })
-    .click();
-  const files = author.getByRole('dialog', { name: 'Manage Uploaded Files' });
-  await expect(files.getByRole('table', { name: 'Uploaded files' })).toBeVisible();
   const fileNames = new Set<number>();
-  // The list shows ten files a page: each page is a render of its own.
-  for (;;) {
-    await tally.check(author, 'Manage Uploaded Files (file names)', { within: files });
-    for (const id of markersIn(await files.innerText())) fileNames.add(id);
-    const next = files.getByRole('button', { name: 'Go to next page' });
-    if (await next.isDisabled()) break;
-    await next.click();
+  for (const draft of drafts) {
+    await tally.visit(author, 'proposal editor (author)', proposalPath(draft.id));
+    await (
+      await openManageMenu(author)
+    )
+      .getByRole('menuitem', { name: 'Manage Uploaded Files' })
+      .click();
+    const files = author.getByRole('dialog', { name: 'Manage Uploaded Files' });
+    await expect(files.getByRole('table', { name: 'Uploaded files' })).toBeVisible();
+    // The list shows ten files a page: each page is a render of its own.
+    for (;;) {
+      await tally.check(author, 'Manage Uploaded Files (file names)', { within: files });
+      for (const id of markersIn(await files.innerText())) fileNames.add(id);
+      const next = files.getByRole('button', { name: 'Go to next page' });
+      if (await next.isDisabled()) break;
+      await next.click();
+    }
+    await files.getByRole('button', { name: 'Close' }).click();
   }
   expect(fileNames.size, 'every payload named a file in the list').toBe(PAYLOADS.length);
-  await files.getByRole('button', { name: 'Close' }).click();
   await tally.visit(author, 'proposal view (author, submitted)', proposalPath(proposals[0]!.id));
 
   // --- The reviewer: dashboard, pending reviews, the review editor ---------------------

@@ -13,7 +13,7 @@
  * - Form answers: each proposal's title answer is its payload; its abstract holds its
  *   batch; the review's strengths hold every payload. The proposal form's own text (a
  *   question's description, with markdown on) holds the first batch.
- * - File names: each payload is the name of a file attached to the draft proposal.
+ * - File names: each payload is the name of a file attached to one of the drafts.
  * - People's names refuse < > " = ( ) and the other restricted characters (spec section
  *   5), so no HTML payload can be a name; the author's and reviewer's names start with @
  *   and +, which the downloads must not take for formulas.
@@ -121,8 +121,11 @@ export interface XssWorld {
   payloadCalls: { id: number; payload: Payload }[];
   committeeIds: number[];
   proposalFormId: number;
-  /** The draft the author keeps editing, with a file named by each payload. */
-  draft: XssProposal;
+  /**
+   * The drafts the author keeps editing, with a file named by each payload between them
+   * (a proposal holds at most 100 files: files.service.ts).
+   */
+  drafts: XssProposal[];
   /** Proposals of the main call, in payload order; the first BATCHES.length have decision summaries. */
   proposals: XssProposal[];
   /** Proposals named by the formula payloads, in order. */
@@ -152,6 +155,9 @@ async function attachFile(token: string, proposalId: number, name: string): Prom
 const PDF = makePdf('A file with a name to be careful with');
 
 /** Runs `task` over `items`, `width` at a time: quick, without flooding one server. */
+/** Files per draft: under the product's 100 files a proposal may hold. */
+const FILES_PER_DRAFT = 80;
+
 async function inTurn<T, R>(items: readonly T[], width: number, task: (item: T) => Promise<R>) {
   const results: R[] = new Array(items.length);
   let next = 0;
@@ -302,11 +308,17 @@ export async function createXssWorld(): Promise<XssWorld> {
     const id = await write(formula, { title: formula, abstract: formula }, true);
     return { id, name: formula, payload: null };
   });
-  const draftName = `Draft ${tag}`;
-  const draftId = await write(draftName, { title: plainText(PAYLOADS), abstract: 'Files' }, false);
-  await inTurn(PAYLOADS, 4, (payload) =>
-    attachFile(authorToken, draftId, `${payload.text} ${markerOf(payload)}.pdf`),
+  const fileBatches = Array.from({ length: Math.ceil(PAYLOADS.length / FILES_PER_DRAFT) }, (_, i) =>
+    PAYLOADS.slice(i * FILES_PER_DRAFT, (i + 1) * FILES_PER_DRAFT),
   );
+  const drafts = await inTurn(fileBatches, 1, async (batch) => {
+    const name = `Draft ${fileBatches.indexOf(batch) + 1} ${tag}`;
+    const id = await write(name, { title: plainText(batch), abstract: 'Files' }, false);
+    await inTurn(batch, 4, (payload) =>
+      attachFile(authorToken, id, `${payload.text} ${markerOf(payload)}.pdf`),
+    );
+    return { id, name, payload: null };
+  });
 
   // Review opens; the chair (the admin) writes the decision summaries, in batches, and
   // assigns Rita to the first proposals; she reviews the second with every payload.
@@ -384,7 +396,7 @@ export async function createXssWorld(): Promise<XssWorld> {
     payloadCalls,
     committeeIds,
     proposalFormId: proposalFormDef.id,
-    draft: { id: draftId, name: draftName, payload: null },
+    drafts,
     proposals,
     formulaProposals,
     reviewed,
