@@ -3,9 +3,10 @@ import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createGunzip } from 'node:zlib';
-import { sql } from 'drizzle-orm';
+import { count } from 'drizzle-orm';
 import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
+import { proposalFiles, proposals, reviews } from '../db/schema.js';
 import {
   BACKUP_FORMAT,
   BACKUP_MANIFEST,
@@ -119,12 +120,16 @@ try {
   // Opened once here: PGlite replays the WAL the snapshot holds, and the counts show the
   // archive held a database before anything is replaced.
   const database = await openDatabase({ kind: 'pglite', dataDir: path.join(unpacked, 'db') });
-  let counts: Record<string, unknown>;
+  let counts: { proposals: number; reviews: number; files: number };
   try {
-    const result = await database.db.execute(
-      sql`select (select count(*) from proposals) as proposals, (select count(*) from reviews) as reviews, (select count(*) from proposal_files) as files`,
-    );
-    counts = (result as unknown as { rows: Record<string, unknown>[] }).rows[0]!;
+    const { db } = database;
+    const total = async (table: typeof proposals | typeof reviews | typeof proposalFiles) =>
+      (await db.select({ n: count() }).from(table))[0]?.n ?? 0;
+    counts = {
+      proposals: await total(proposals),
+      reviews: await total(reviews),
+      files: await total(proposalFiles),
+    };
   } finally {
     await database.close();
   }
@@ -137,7 +142,7 @@ try {
     await rename(path.join(unpacked, name), path.join(dataDir, name));
   }
   console.log(
-    `Restored the backup of ${manifest.createdAt} into ${dataDir} in ${((performance.now() - started) / 1000).toFixed(1)} s: ${String(counts.proposals)} proposals, ${String(counts.reviews)} reviews, ${String(counts.files)} proposal files (${files} files besides the database).`,
+    `Restored the backup of ${manifest.createdAt} into ${dataDir} in ${((performance.now() - started) / 1000).toFixed(1)} s: ${counts.proposals} proposals, ${counts.reviews} reviews, ${counts.files} proposal files (${files} files besides the database).`,
   );
 } catch (error) {
   if (!(error instanceof Refusal)) throw error;
