@@ -41,6 +41,11 @@ export interface Config {
   oidc: OidcConfig | undefined;
   /** S3-compatible storage for uploaded files; on local disk under DATA_DIR/files when unset. */
   s3: S3Config | undefined;
+  /**
+   * The operator's privacy notice; when set, registering asks the user to accept it and
+   * records when they did (ASVS V8.3.3).
+   */
+  privacyNoticeUrl: string | undefined;
 }
 
 export interface S3Config {
@@ -298,5 +303,6 @@ export function loadConfig(env: Env = process.env): Config {
     extractAttachmentsMaxBytes: readPositiveInt(env, 'EXTRACT_ATTACHMENTS_MAX_BYTES', 52_428_800),
     oidc: readOidc(env),
     s3: readS3(env),
+    privacyNoticeUrl: readUrl(env, 'PRIVACY_NOTICE_URL', ['http', 'https']),
   };
 }

@@ -16,6 +16,11 @@ export const registrationRequest = z.object({
   password2: text,
   is_student: z.boolean().default(false),
   captcha: text,
+  /**
+   * Beyond the spec: the user accepted the operator's privacy notice. Required (true) only
+   * when the installation sets one (GET /auth/methods/ names it), so the spec's clients work.
+   */
+  privacy_consent: z.boolean().optional(),
 });
 export type RegistrationRequest = z.input<typeof registrationRequest>;
 

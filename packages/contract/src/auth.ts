@@ -16,6 +16,8 @@ export const detailResponse = z.object({ detail: z.string() });
 /** GET /auth/methods/: the ways to log in this installation offers. */
 export const authMethods = z.object({
   oidc: z.object({ displayName: z.string(), loginUrl: z.string() }).nullable(),
+  /** The operator's privacy notice, which registering asks the user to accept; absent when unset. */
+  privacyNoticeUrl: z.string().optional(),
 });
 export type AuthMethods = z.infer<typeof authMethods>;
 
@@ -29,5 +31,7 @@ export const completeRegistrationRequest = z.object({
   gender_choice: z.string().max(5000),
   phone_number: z.string().max(5000),
   is_student: z.boolean().default(false),
+  /** As in the registration: needed (true) only when the installation sets a privacy notice. */
+  privacy_consent: z.boolean().optional(),
 });
 export type CompleteRegistrationRequest = z.input<typeof completeRegistrationRequest>;

@@ -41,6 +41,11 @@ export const users = pgTable(
     hash: varchar('hash', { length: 10 }).notNull(),
     /** Argon2id PHC string; null for federated users, who have no usable password. */
     passwordHash: text('password_hash'),
+    /**
+     * When the user accepted the operator's privacy notice (PRIVACY_NOTICE_URL) at
+     * registration; null when no notice was set then, or for accounts made before.
+     */
+    privacyConsentAt: timestamp('privacy_consent_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [

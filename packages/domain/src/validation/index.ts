@@ -3,3 +3,4 @@ export * from './passwords.js';
 export * from './account.js';
 export * from './role.js';
 export * from './committee.js';
+export * from './privacy.js';

@@ -67,7 +67,9 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
           'validation_error',
         );
       }
-      await app.writeAnonymous((work) => registerUser(work, input));
+      await app.writeAnonymous((work) =>
+        registerUser(work, input, app.config.privacyNoticeUrl !== undefined),
+      );
       return reply.code(201).send({ detail: 'Verification e-mail sent.' });
     },
   );

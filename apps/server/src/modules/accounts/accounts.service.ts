@@ -1,5 +1,6 @@
 import {
   checkEmail,
+  checkPrivacyConsent,
   hasErrors,
   messages,
   validatePasswordChange,
@@ -60,9 +61,18 @@ async function usernameTaken(db: Tx, username: string): Promise<boolean> {
   return rows.length > 0;
 }
 
-/** Checks a registration's fields and uniqueness; throws 400 with every problem by field. */
-export async function checkRegistration(db: Tx, input: RegistrationRequest): Promise<void> {
+/**
+ * Checks a registration's fields and uniqueness, and its consent to the privacy notice
+ * when the installation sets one; throws 400 with every problem by field.
+ */
+export async function checkRegistration(
+  db: Tx,
+  input: RegistrationRequest,
+  privacyNoticeSet = false,
+): Promise<void> {
   const errors = validateRegistration(input, passwordContext);
+  const consent = checkPrivacyConsent(privacyNoticeSet, input.privacy_consent);
+  if (consent.length > 0) errors.privacy_consent = consent;
   if (!errors.username && (await usernameTaken(db, input.username.trim()))) {
     errors.username = [validationMessages.usernameTaken];
   }
@@ -77,8 +87,12 @@ export async function checkRegistration(db: Tx, input: RegistrationRequest): Pro
  * transaction: the mail goes out only if the account exists, and a mail server that is
  * down delays it instead of failing the registration.
  */
-export async function registerUser(work: AnonymousWork, input: RegistrationRequest): Promise<void> {
-  await checkRegistration(work.tx, input);
+export async function registerUser(
+  work: AnonymousWork,
+  input: RegistrationRequest,
+  privacyNoticeSet: boolean,
+): Promise<void> {
+  await checkRegistration(work.tx, input, privacyNoticeSet);
   let user: UserRow;
   try {
     user = await createUser(work.tx, {
@@ -93,6 +107,7 @@ export async function registerUser(work: AnonymousWork, input: RegistrationReque
       emailVerified: false,
       registrationComplete: true,
       password: input.password1,
+      privacyConsentAt: privacyNoticeSet ? work.now : null,
     });
   } catch (error) {
     // Someone registered the same name or address between the check and the insert.

@@ -59,7 +59,7 @@ export const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'public' },
       schema: {
         tags: ['auth'],
-        summary: 'Which ways to log in this installation offers',
+        summary: 'Which ways to log in this installation offers, and its privacy notice if any',
         response: { 200: authMethods },
       },
     },
@@ -67,6 +67,7 @@ export const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
       oidc: settings
         ? { displayName: settings.displayName, loginUrl: '/api/v1/auth/oidc/login/' }
         : null,
+      ...(app.config.privacyNoticeUrl ? { privacyNoticeUrl: app.config.privacyNoticeUrl } : {}),
     }),
   );
 
@@ -185,7 +186,11 @@ export const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       app.write(request, async (work) =>
-        userDetailsOf(work.tx, await completeRegistration(work, request.body), work.now),
+        userDetailsOf(
+          work.tx,
+          await completeRegistration(work, request.body, app.config.privacyNoticeUrl !== undefined),
+          work.now,
+        ),
       ),
   );
 };

@@ -1,5 +1,10 @@
 import type { CompleteRegistrationRequest } from '@merit/contract';
-import { hasErrors, MAX_LENGTHS, validateRegistrationCompletion } from '@merit/domain';
+import {
+  checkPrivacyConsent,
+  hasErrors,
+  MAX_LENGTHS,
+  validateRegistrationCompletion,
+} from '@merit/domain';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { loginCodes, oidcStates, userIdentities, users } from '../../db/schema.js';
@@ -214,9 +219,14 @@ export async function hasIdentity(db: Tx, userId: number): Promise<boolean> {
  */
 export async function completeRegistration(
   work: Work,
-  input: Required<CompleteRegistrationRequest>,
+  input: Required<Omit<CompleteRegistrationRequest, 'privacy_consent'>> &
+    Pick<CompleteRegistrationRequest, 'privacy_consent'>,
+  privacyNoticeSet = false,
 ): Promise<UserRow> {
   const errors = validateRegistrationCompletion(input);
+  // The same consent a registration asks for (ASVS V8.3.3), when the installation sets a notice.
+  const consent = checkPrivacyConsent(privacyNoticeSet, input.privacy_consent);
+  if (consent.length > 0) errors.privacy_consent = consent;
   if (hasErrors(errors)) throw invalid(errors);
   const [user] = await work.tx
     .update(users)
@@ -226,6 +236,7 @@ export async function completeRegistration(
       phoneNumber: input.phone_number.trim(),
       isStudent: input.is_student,
       registrationComplete: true,
+      ...(privacyNoticeSet ? { privacyConsentAt: work.now } : {}),
       updatedAt: work.now,
     })
     .where(and(eq(users.id, work.actor.id), eq(users.registrationComplete, false)))
