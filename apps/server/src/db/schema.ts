@@ -69,6 +69,13 @@ export const authTokens = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /**
+     * The User-Agent header the login came with, cut to USER_AGENT_MAX_LENGTH: the session
+     * list names the browser and system from it. Null for tokens issued before it was kept.
+     */
+    userAgent: varchar('user_agent', { length: 512 }),
+    /** `password` or `federated` (LoginMethod); null when not known. */
+    loginMethod: varchar('login_method', { length: 16 }),
   },
   (t) => [
     uniqueIndex('auth_tokens_key_hash_idx').on(t.keyHash),
