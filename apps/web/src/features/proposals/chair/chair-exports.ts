@@ -257,7 +257,7 @@ export function tableCsv(table: ExportTable): string {
   ]);
 }
 
-/** A cell of write-excel-file's sheet data (its `Cell`, kept here so this file stays light). */
+/** A cell of the XLSX writer's sheet data (xlsx-writer.ts; kept here so this file stays light). */
 export type SheetCell =
   | { value: string; type: StringConstructor; fontWeight?: 'bold'; wrap?: boolean }
   | { value: number; type: NumberConstructor; format: string };
