@@ -19,6 +19,8 @@ export interface RegistrationCompletion {
   gender_choice: string;
   phone_number: string;
   is_student: boolean;
+  /** Sent only when the installation sets a privacy notice. */
+  privacy_consent?: boolean;
 }
 
 /** A federated user's missing details; returns the details with registration_complete set. */

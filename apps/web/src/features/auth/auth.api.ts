@@ -16,10 +16,14 @@ export function logout() {
 /** The ways to log in besides a Merit password: federated login when it is configured. */
 export interface AuthMethods {
   oidc: { displayName: string; loginUrl: string } | null;
+  /** The operator's privacy notice, which registering asks the user to accept; absent when unset. */
+  privacyNoticeUrl?: string;
 }
 
 function isAuthMethods(payload: unknown): payload is AuthMethods {
   if (typeof payload !== 'object' || payload === null || !('oidc' in payload)) return false;
+  const notice = (payload as { privacyNoticeUrl?: unknown }).privacyNoticeUrl;
+  if (notice !== undefined && typeof notice !== 'string') return false;
   const { oidc } = payload;
   if (oidc === null) return true;
   if (typeof oidc !== 'object') return false;

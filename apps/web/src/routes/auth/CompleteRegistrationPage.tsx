@@ -11,6 +11,14 @@ import { completeRegistration } from '../../features/account/account.api';
 import { PROFILE_LABELS } from '../../features/account/profile-fields';
 import { ProfileFields } from '../../features/account/ProfileFields';
 import { currentUserKey, useCurrentUser } from '../../features/auth/session-hooks';
+import {
+  consentError,
+  PrivacyConsentField,
+  privacyNoticeLink,
+  withConsentField,
+  withPrivacyConsent,
+} from '../../features/auth/PrivacyConsentField';
+import { useAuthMethods } from '../../features/auth/use-auth-methods';
 import { useLogout } from '../../features/auth/use-logout';
 
 /**
@@ -23,6 +31,7 @@ export default function CompleteRegistrationPage() {
   const navigate = useNavigate();
   const notify = useNotify();
   const { logout, isPending: loggingOut } = useLogout();
+  const privacyNotice = privacyNoticeLink(useAuthMethods().data?.privacyNoticeUrl);
   const form = useServerForm({
     // Whatever the institution released is filled in already.
     initialValues: {
@@ -30,10 +39,11 @@ export default function CompleteRegistrationPage() {
       gender_choice: user.gender ?? '',
       phone_number: user.phone_number,
       is_student: user.is_student,
+      privacy_consent: false,
     },
-    labels: PROFILE_LABELS,
-    validate: validateRegistrationCompletion,
-    submit: completeRegistration,
+    labels: { ...PROFILE_LABELS, privacy_consent: 'Privacy notice' },
+    validate: withPrivacyConsent(validateRegistrationCompletion, privacyNotice),
+    submit: (values) => completeRegistration(withConsentField(values, privacyNotice)),
     onSuccess: (details) => {
       queryClient.setQueryData(currentUserKey, details);
       notify('Your registration is complete.');
@@ -57,6 +67,13 @@ export default function CompleteRegistrationPage() {
             helperText="Your institution provides this address; it cannot be changed here."
           />
           <ProfileFields form={form} gender="gender_choice" />
+          {privacyNotice && (
+            <PrivacyConsentField
+              {...form.checkbox('privacy_consent')}
+              url={privacyNotice}
+              error={consentError(form.error)}
+            />
+          )}
           <Button type="submit" variant="contained" size="large" loading={form.isPending}>
             Save and continue
           </Button>

@@ -11,11 +11,20 @@ import { PASSWORD_HINT, PROFILE_LABELS } from '../../features/account/profile-fi
 import { ProfileFields } from '../../features/account/ProfileFields';
 import { register } from '../../features/auth/auth.api';
 import { CaptchaWidget, type CaptchaHandle } from '../../features/auth/captcha/CaptchaWidget';
+import {
+  consentError,
+  PrivacyConsentField,
+  privacyNoticeLink,
+  withConsentField,
+  withPrivacyConsent,
+} from '../../features/auth/PrivacyConsentField';
+import { useAuthMethods } from '../../features/auth/use-auth-methods';
 
 /** /auth/register (spec section 5, Registration): every field but the student flag is required. */
 export default function RegisterPage() {
   const navigate = useNavigate();
   const captcha = useRef<CaptchaHandle>(null);
+  const privacyNotice = privacyNoticeLink(useAuthMethods().data?.privacyNoticeUrl);
   const form = useServerForm({
     initialValues: {
       username: '',
@@ -29,17 +38,19 @@ export default function RegisterPage() {
       password2: '',
       is_student: false,
       captcha: '',
+      privacy_consent: false,
     },
     labels: {
       ...PROFILE_LABELS,
       password1: 'Password',
       password2: 'Confirm password',
       captcha: 'Human check',
+      privacy_consent: 'Privacy notice',
     },
-    validate: validateRegistration,
+    validate: withPrivacyConsent(validateRegistration, privacyNotice),
     // The widget has usually solved its challenge by now; if not, it does so here.
     prepare: async (values) => ({ ...values, captcha: (await captcha.current?.solve()) ?? '' }),
-    submit: register,
+    submit: (values) => register(withConsentField(values, privacyNotice)),
     onSuccess: (_result, values) =>
       void navigate('/auth/register/complete', { state: { email: values.email.trim() } }),
     onError: (error) => {
@@ -82,6 +93,13 @@ export default function RegisterPage() {
             required
             maxLength={MAX_LENGTHS.password}
           />
+          {privacyNotice && (
+            <PrivacyConsentField
+              {...form.checkbox('privacy_consent')}
+              url={privacyNotice}
+              error={consentError(form.error)}
+            />
+          )}
           <CaptchaWidget ref={captcha} />
           <Button type="submit" variant="contained" size="large" loading={form.isPending}>
             Register
