@@ -70,18 +70,22 @@ describe('loadConfig', () => {
   it('needs all three INITIAL_ADMIN_* variables together', () => {
     const error = errorOf({
       INITIAL_ADMIN_USERNAME: 'root',
-      INITIAL_ADMIN_PASSWORD: 'long enough',
+      INITIAL_ADMIN_PASSWORD: 'long enough now',
     });
     expect(error.variable).toBe('INITIAL_ADMIN_EMAIL');
   });
 
-  it('refuses a short initial admin password', () => {
-    const error = errorOf({
-      INITIAL_ADMIN_USERNAME: 'root',
-      INITIAL_ADMIN_EMAIL: 'root@example.org',
-      INITIAL_ADMIN_PASSWORD: 'short',
-    });
+  it('refuses an initial admin password of 11 characters, and takes one of 12', () => {
+    const admin = { INITIAL_ADMIN_USERNAME: 'root', INITIAL_ADMIN_EMAIL: 'root@example.org' };
+    const error = errorOf({ ...admin, INITIAL_ADMIN_PASSWORD: 'x'.repeat(11) });
     expect(error.variable).toBe('INITIAL_ADMIN_PASSWORD');
+    expect(error.message).toContain('must be at least 12 characters long.');
+    const password = 'x'.repeat(12);
+    expect(loadConfig({ ...admin, INITIAL_ADMIN_PASSWORD: password }).initialAdmin).toEqual({
+      username: 'root',
+      email: 'root@example.org',
+      password,
+    });
   });
 
   it('refuses an unknown LOG_LEVEL', () => {

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MIN_PASSWORD_LENGTH } from '@merit/domain';
 
 /**
  * Merit is configured by environment variables only (ARCHITECTURE.md "Runtime shape").
@@ -262,8 +263,11 @@ function readInitialAdmin(env: Env): Config['initialAdmin'] {
   if (missing) {
     throw new ConfigError(missing, 'must be set too when any INITIAL_ADMIN_* variable is set.');
   }
-  if (password!.length < 8) {
-    throw new ConfigError('INITIAL_ADMIN_PASSWORD', 'must be at least 8 characters long.');
+  if (password!.length < MIN_PASSWORD_LENGTH) {
+    throw new ConfigError(
+      'INITIAL_ADMIN_PASSWORD',
+      `must be at least ${MIN_PASSWORD_LENGTH} characters long.`,
+    );
   }
   if (!email!.includes('@')) {
     throw new ConfigError('INITIAL_ADMIN_EMAIL', `must be an email address, but is "${email}".`);

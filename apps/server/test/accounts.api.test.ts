@@ -54,6 +54,15 @@ async function linkPath(address: string): Promise<string> {
 const keyFrom = (path: string) =>
   /^\/auth\/registration\/account-confirm-email\/([^/]+)\/$/.exec(path)![1]!;
 
+/** The uid and token of the reset link mailed to `email`. */
+async function resetLink(email: string) {
+  await post('/auth/password/reset/', { email });
+  const [, uid, token] = /^\/auth\/password-reset\/confirm\/([^/]+)\/([^/]+)$/.exec(
+    await linkPath(email),
+  )!;
+  return { uid: uid!, token: token! };
+}
+
 describe('registration and verification', () => {
   it('registers, mails a link, refuses login until the link is followed, then logs in', async () => {
     const body = await registration();
@@ -140,7 +149,7 @@ describe('registration and verification', () => {
     ['a bad email', { email: 'grace' }, 'email', v.email],
     [
       'a common password',
-      { password1: 'password123', password2: 'password123' },
+      { password1: 'password1234', password2: 'password1234' },
       'password1',
       v.passwordCommon,
     ],
@@ -229,14 +238,6 @@ describe('password reset', () => {
     expect((await outbox(ctx)).length).toBe(before + 1);
   });
 
-  async function resetLink(email: string) {
-    await post('/auth/password/reset/', { email });
-    const [, uid, token] = /^\/auth\/password-reset\/confirm\/([^/]+)\/([^/]+)$/.exec(
-      await linkPath(email),
-    )!;
-    return { uid: uid!, token: token! };
-  }
-
   it('sets the new password once, and logs out every session', async () => {
     const user = await makeUser(ctx.app);
     const session = await login(ctx.app, user.username);
@@ -319,6 +320,69 @@ describe('password reset', () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().fields.newPassword1).toContain(v.passwordTooShort);
+  });
+});
+
+describe('V2.1.1 a new password has at least 12 characters', () => {
+  // The same kinds of characters, so only the length differs.
+  const eleven = 'Xy7#qLmz9!R';
+  const twelve = 'Xy7#qLmz9!Rt';
+
+  /** Each way a user sets a password: the field that names it, and the request. */
+  const setters: [string, string, (password: string) => ReturnType<typeof post>][] = [
+    [
+      'registration',
+      'password1',
+      async (password) =>
+        post(
+          '/auth/registration/',
+          await registration({ password1: password, password2: password }),
+        ),
+    ],
+    [
+      'the reset link',
+      'newPassword1',
+      async (password) => {
+        const user = await makeUser(ctx.app);
+        const link = await resetLink(user.email);
+        return post('/auth/password/reset/confirm/', {
+          ...link,
+          newPassword1: password,
+          newPassword2: password,
+        });
+      },
+    ],
+    [
+      'the password change',
+      'newPassword1',
+      async (password) => {
+        const user = await makeUser(ctx.app);
+        const key = await login(ctx.app, user.username);
+        return post(
+          '/auth/password/change/',
+          { oldPassword: TEST_PASSWORD, newPassword1: password, newPassword2: password },
+          auth(key),
+        );
+      },
+    ],
+  ];
+
+  it.each(setters)('%s refuses 11 characters with the message', async (_name, field, set) => {
+    const res = await set(eleven);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields).toEqual({
+      [field]: ['This password is too short. It must contain at least 12 characters.'],
+    });
+  });
+
+  it.each(setters)('%s takes 12 characters', async (_name, _field, set) => {
+    const res = await set(twelve);
+    expect([200, 201]).toContain(res.statusCode);
+  });
+
+  it('still logs in an account whose password is shorter, set before the rule', async () => {
+    const user = await makeUser(ctx.app, { password: 'eight ch' });
+    expect(await login(ctx.app, user.username, 'eight ch')).toMatch(/.+/);
   });
 });
 

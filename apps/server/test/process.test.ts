@@ -250,4 +250,11 @@ describe('npm run create-admin', () => {
     expect(await running.exited).toBe(2);
     expect(running.output()).toContain('--email is required; --password is required.');
   });
+
+  it('refuses a password of 11 characters (ASVS V2.1.1)', async () => {
+    const args = ['--username', 'root', '--email', 'root@example.org', '--password'];
+    const running = run(entry.createAdmin, [...args, 'x'.repeat(11)], await freshPlace(), {});
+    expect(await running.exited).toBe(2);
+    expect(running.output()).toContain('--password must be at least 12 characters long.');
+  });
 });

@@ -1,3 +1,4 @@
+import { MIN_PASSWORD_LENGTH } from '@merit/domain';
 import { parseArgs } from 'node:util';
 import { upsertAdmin } from '../modules/users/users.service.js';
 import { openConfiguredDatabase } from './shared.js';
@@ -25,7 +26,9 @@ const problems = [
   !email && '--email is required',
   email && !email.includes('@') && '--email must be an email address',
   !password && '--password is required',
-  password && password.length < 8 && '--password must be at least 8 characters long',
+  password &&
+    password.length < MIN_PASSWORD_LENGTH &&
+    `--password must be at least ${MIN_PASSWORD_LENGTH} characters long`,
 ].filter(Boolean);
 if (problems.length > 0) {
   console.error(`${problems.join('; ')}.\n${usage}`);

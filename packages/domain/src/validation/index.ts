@@ -4,3 +4,4 @@ export * from './account.js';
 export * from './role.js';
 export * from './committee.js';
 export * from './privacy.js';
+export * from './password-strength.js';

@@ -1,6 +1,4 @@
-import { MAX_LENGTHS, validationMessages } from './fields.js';
-
-export const MIN_PASSWORD_LENGTH = 8;
+import { MAX_LENGTHS, MIN_PASSWORD_LENGTH, validationMessages } from './fields.js';
 
 /**
  * How alike two strings are, from 0 to 1: twice the characters they share in matching
@@ -43,6 +41,18 @@ function matchingCharacters(a: string, b: string): number {
 /** At this similarity or more, a password counts as too close to the username (Django's default). */
 export const MAX_SIMILARITY = 0.7;
 
+/**
+ * Whether a password is too like one of its owner's attributes (Django's
+ * UserAttributeSimilarityValidator): it contains the attribute, or they are at least
+ * MAX_SIMILARITY alike. Attributes shorter than 3 characters are not compared.
+ */
+export function tooSimilar(password: string, attribute: string): boolean {
+  const value = attribute.trim().toLowerCase();
+  if (value.length < 3) return false;
+  const lower = password.toLowerCase();
+  return lower.includes(value) || similarity(lower, value) >= MAX_SIMILARITY;
+}
+
 export interface PasswordContext {
   username?: string;
   /** Whether the password is on the common-password list; the server supplies the list. */
@@ -56,12 +66,8 @@ export function checkNewPassword(password: string, context: PasswordContext = {}
     return [validationMessages.maxLength(MAX_LENGTHS.password)];
   const problems: string[] = [];
   if (password.length < MIN_PASSWORD_LENGTH) problems.push(validationMessages.passwordTooShort);
-  const username = context.username?.trim().toLowerCase();
-  if (username && username.length >= 3) {
-    const lower = password.toLowerCase();
-    if (lower.includes(username) || similarity(lower, username) >= MAX_SIMILARITY) {
-      problems.push(validationMessages.passwordSimilar);
-    }
+  if (context.username && tooSimilar(password, context.username)) {
+    problems.push(validationMessages.passwordSimilar);
   }
   if (context.isCommon?.(password)) problems.push(validationMessages.passwordCommon);
   if (/^\d+$/.test(password)) problems.push(validationMessages.passwordNumeric);

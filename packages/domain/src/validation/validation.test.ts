@@ -75,19 +75,26 @@ describe('checkText', () => {
 });
 
 describe('new passwords', () => {
-  const isCommon = (p: string) => ['password1', 'qwertyuiop'].includes(p);
+  const isCommon = (p: string) => ['password1234', 'qwertyuiop'].includes(p);
   it.each([
     ['empty', '', [m.required]],
     ['too short', 'Xy7#q', [m.passwordTooShort]],
-    ['exactly 8', 'Xy7#qLmz', []],
-    ['common', 'password1', [m.passwordCommon]],
-    ['entirely numeric', '8302948571', [m.passwordNumeric]],
+    ['11 characters, one short', 'Xy7#qLmz9!R', [m.passwordTooShort]],
+    ['exactly 12', 'Xy7#qLmz9!Rt', []],
+    ['common', 'password1234', [m.passwordCommon]],
+    ['entirely numeric', '830294857112', [m.passwordNumeric]],
     ['contains the username', 'xxadalovelacexx', [m.passwordSimilar]],
     ['close to the username', 'adalovelace1', [m.passwordSimilar]],
     ['over 1000 characters', 'a'.repeat(1001), [m.maxLength(1000)]],
     ['a good passphrase', 'correct horse battery staple', []],
   ])('%s', (_name, password, expected) => {
     expect(checkNewPassword(password, { username: 'adalovelace', isCommon })).toEqual(expected);
+  });
+
+  it('asks for 12 characters in the message', () => {
+    expect(m.passwordTooShort).toBe(
+      'This password is too short. It must contain at least 12 characters.',
+    );
   });
 
   it('measures similarity like SequenceMatcher', () => {
