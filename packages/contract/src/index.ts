@@ -9,3 +9,4 @@ export * from './calls.js';
 export * from './proposals.js';
 export * from './files.js';
 export * from './reviews.js';
+export * from './user-data.js';

@@ -184,6 +184,7 @@ export const table: Row[] = [
   },
   { route: 'GET /api/v1/user_hash/', expect: loggedIn(200) },
   { route: 'POST /api/v1/user_hash/', expect: loggedIn(200) },
+  { route: 'GET /api/v1/user_data/', expect: loggedIn(200) },
   // Administration.
   { route: 'GET /api/v1/users/', expect: adminOnly(200) },
   {
