@@ -38,6 +38,11 @@ export interface Config {
   authRateLimitPerIp: number;
   /** The most bytes of uploaded PDFs one proposal extract merges; files past it are named, not merged. */
   extractAttachmentsMaxBytes: number;
+  /**
+   * The most bytes of stored files one user's uploads may hold in all (UPLOAD_QUOTA_MB,
+   * ASVS V12.1.3); deleting files frees their share.
+   */
+  uploadQuotaBytes: number;
   /** Federated login (OpenID Connect, e.g. AAF); off when OIDC_ISSUER is unset. */
   oidc: OidcConfig | undefined;
   /** S3-compatible storage for uploaded files; on local disk under DATA_DIR/files when unset. */
@@ -85,6 +90,11 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 type Env = Record<string, string | undefined>;
 
+const MIB = 1024 * 1024;
+/** One file of the largest size (MAX_UPLOAD_BYTES, 25 MB) must fit in a quota. */
+const MIN_UPLOAD_QUOTA_MB = 25;
+const MAX_UPLOAD_QUOTA_MB = 1024 * 1024;
+
 function read(env: Env, name: string): string | undefined {
   const value = env[name]?.trim();
   return value === '' ? undefined : value;
@@ -125,6 +135,20 @@ function readPositiveInt(env: Env, name: string, fallback: number): number {
     throw new ConfigError(name, `must be a whole number of at least 1, but is "${raw}".`);
   }
   return Number(raw);
+}
+
+/** UPLOAD_QUOTA_MB: megabytes (MiB, as the messages count them), 2048 when unset. */
+function readUploadQuota(env: Env): number {
+  const raw = read(env, 'UPLOAD_QUOTA_MB');
+  if (raw === undefined) return 2048 * MIB;
+  const mb = Number(raw);
+  if (!/^\d+$/.test(raw) || mb < MIN_UPLOAD_QUOTA_MB || mb > MAX_UPLOAD_QUOTA_MB) {
+    throw new ConfigError(
+      'UPLOAD_QUOTA_MB',
+      `must be a whole number of megabytes from ${MIN_UPLOAD_QUOTA_MB} (one file of the largest size) to ${MAX_UPLOAD_QUOTA_MB} (1 TB), but is "${raw}".`,
+    );
+  }
+  return mb * MIB;
 }
 
 function readOidc(env: Env): OidcConfig | undefined {
@@ -305,6 +329,8 @@ export function loadConfig(env: Env = process.env): Config {
     authRateLimitPerIp: readPositiveInt(env, 'AUTH_RATE_LIMIT_PER_IP', 300),
     // Two files of the spec's largest upload (26214400 bytes each).
     extractAttachmentsMaxBytes: readPositiveInt(env, 'EXTRACT_ATTACHMENTS_MAX_BYTES', 52_428_800),
+    // 2 GB: eighty of the largest uploads. At least 25 MB, or one such file could never fit.
+    uploadQuotaBytes: readUploadQuota(env),
     oidc: readOidc(env),
     s3: readS3(env),
     privacyNoticeUrl: readUrl(env, 'PRIVACY_NOTICE_URL', ['http', 'https']),

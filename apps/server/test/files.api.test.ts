@@ -2,12 +2,16 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProposalDetail, ProposalFile } from '@merit/contract';
 import { fileMessages, MAX_UPLOAD_BYTES } from '@merit/domain';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { FileStore } from '@tus/file-store';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proposalCollaborators, proposalFiles, proposals } from '../src/db/schema.js';
+import { loadConfig } from '../src/config.js';
+import { insertFile, type FileRow } from '../src/modules/files/files.queries.js';
+import { overQuotaMessage } from '../src/modules/files/files.service.js';
 import { removeFinishedUploads } from '../src/modules/files/uploads.js';
 import { malformedMultipartMessage } from '../src/modules/files/files.routes.js';
 import { auditOf, caller, makeForm, makeFormName } from './admin-fixtures.js';
@@ -582,5 +586,173 @@ describe('deleting a proposal', () => {
       await ctx.app.db.select().from(proposalFiles).where(eq(proposalFiles.id, file.id)),
     ).toEqual([]);
     await expect.poll(storedKeys, { timeout: 5_000 }).not.toContain(row!.storageKey);
+  });
+});
+
+describe('the per-user upload quota (UPLOAD_QUOTA_MB, 2 GB unless set)', () => {
+  const quota = 2048 * 1024 * 1024;
+
+  /**
+   * Records files of `bytes` in all as `who`'s uploads to `proposalId`, straight in the
+   * database (their bytes need not exist: only the sizes count). Rows of at most 1 GB,
+   * the column being a 32-bit integer.
+   */
+  async function alreadyUploaded(who: Person, proposalId: number, bytes: number) {
+    const rows: FileRow[] = [];
+    for (let left = bytes, i = 0; left > 0; i += 1) {
+      const size = Math.min(left, 1024 * 1024 * 1024);
+      rows.push(
+        await insertFile(ctx.app.db, {
+          proposalId,
+          storageKey: `quota-fixture-${proposalId}-${i}-${left}`,
+          name: `old-${i}.bin`,
+          size,
+          contentType: 'application/octet-stream',
+          uploadedBy: who.user.id,
+          uploadedAt: ctx.clock.now(),
+        }),
+      );
+      left -= size;
+    }
+    return rows;
+  }
+
+  /**
+   * Runs `requests` so that their transactions really overlap: on PostgreSQL, another
+   * connection holds the proposals' rows until every upload waits for one, then lets them
+   * all go at once. (PGlite has one connection, which runs transactions one at a time.)
+   */
+  async function allAtOnce<T>(proposalIds: number[], requests: () => Promise<T>): Promise<T> {
+    if (!ctx.databaseUrl) return requests();
+    const holder = new pg.Client({ connectionString: ctx.databaseUrl });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select id from proposals where id = any($1) for update', [proposalIds]);
+      const running = requests();
+      const waiting = async () => {
+        // pg_stat_activity is read once per transaction unless its snapshot is cleared.
+        await holder.query('select pg_stat_clear_snapshot()');
+        const { rows } = await holder.query<{ n: number }>(
+          "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+        );
+        return rows[0]!.n;
+      };
+      await expect.poll(waiting, { timeout: 10_000 }).toBe(proposalIds.length);
+      await holder.query('commit');
+      return await running;
+    } finally {
+      await holder.end();
+    }
+  }
+
+  const multipartUpload = async (who: Person, proposalId: number, bytes: Buffer) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/proposal_file/',
+      ...(await multipart(
+        { proposal: String(proposalId), token: who.key },
+        { name: 'more.bin', bytes },
+      )),
+    });
+
+  it('is 2 GB unless UPLOAD_QUOTA_MB says otherwise, and a wrong setting stops the start', () => {
+    expect(ctx.app.config.uploadQuotaBytes).toBe(quota);
+    expect(loadConfig({ UPLOAD_QUOTA_MB: '100' }).uploadQuotaBytes).toBe(100 * 1024 * 1024);
+    for (const wrong of ['0', '24', '1.5', 'lots', '1048577'])
+      expect(() => loadConfig({ UPLOAD_QUOTA_MB: wrong })).toThrow(
+        `UPLOAD_QUOTA_MB must be a whole number of megabytes from 25 (one file of the largest size) to 1048576 (1 TB), but is "${wrong}".`,
+      );
+  });
+
+  it('refuses a tus upload whose declared size would pass it, before taking a byte, and says why', async () => {
+    const { author, proposal } = await draft();
+    await alreadyUploaded(author, proposal.id, quota - 100);
+    const uploadsBefore = await readdir(path.join(ctx.dataDir, 'uploads')).catch(() => []);
+    const refused = await createUpload(author, 101, { proposal: proposal.id, filename: 'a.bin' });
+    expect(refused.statusCode).toBe(413);
+    const message = overQuotaMessage(quota - 100, quota, 101);
+    expect(message).toBe(
+      'This file (101 bytes) does not fit: your uploaded files already take 1.99 GB of the 2 GB each person may store. Delete files you no longer need in Manage Uploaded Files, then upload it again.',
+    );
+    expect(refused.json()).toEqual({
+      detail: message,
+      code: 'payload_too_large',
+      fields: { file: [message] },
+    });
+    expect(await readdir(path.join(ctx.dataDir, 'uploads')).catch(() => [])).toEqual(uploadsBefore);
+    // Exactly up to the quota is allowed.
+    const fits = await createUpload(author, 100, { proposal: proposal.id, filename: 'b.bin' });
+    expect(fits.statusCode, fits.body).toBe(201);
+  });
+
+  it('refuses a multipart upload by someone at their quota before reading the file, and one that would pass it once read', async () => {
+    const { author, proposal } = await draft();
+    const [first] = await alreadyUploaded(author, proposal.id, quota);
+    const before = await storedKeys();
+    // Larger than any file may be: had the body been read first, the answer would be the 25 MB limit.
+    const huge = await multipartUpload(author, proposal.id, Buffer.alloc(MAX_UPLOAD_BYTES + 1024));
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json().detail).toBe(
+      'Another file does not fit: your uploaded files already take 2 GB of the 2 GB each person may store. Delete files you no longer need in Manage Uploaded Files, then upload it again.',
+    );
+
+    // Deleting a file frees its share: 1 GB free now, but not 1 GB and more.
+    const deleted = await author.call('DELETE', '/proposal_file/', {
+      proposal: proposal.id,
+      file: first!.id,
+    });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    await alreadyUploaded(author, proposal.id, 1024 * 1024 * 1024 - 10);
+    const over = await multipartUpload(author, proposal.id, Buffer.alloc(11, 'x'));
+    expect(over.statusCode).toBe(413);
+    expect(over.json().detail).toBe(overQuotaMessage(quota - 10, quota, 11));
+    expect(await storedKeys()).toEqual(before);
+    const fits = await multipartUpload(author, proposal.id, Buffer.alloc(10, 'x'));
+    expect(fits.statusCode, fits.body).toBe(201);
+    // Others' uploads are theirs: a collaborator's count against the collaborator alone.
+    const other = await person();
+    const theirs = await createUpload(other, 1000, { proposal: proposal.id, filename: 'c.bin' });
+    expect(theirs.statusCode).not.toBe(413);
+  });
+
+  it('lets concurrent uploads to different proposals together take no more than the quota', async () => {
+    const { callId, author, proposal } = await draft();
+    const targets = [proposal.id];
+    while (targets.length < 6) {
+      const more = await author.call('POST', '/update_proposal_name/', {
+        callId,
+        isNew: true,
+        proposalId: null,
+        name: `Proposal ${targets.length + 1}`,
+        type: proposal.proposalTypeId,
+      });
+      expect(more.statusCode, more.body).toBe(201);
+      targets.push((more.json() as ProposalDetail).id);
+    }
+    await alreadyUploaded(author, proposal.id, quota - 1500);
+    const bytes = Buffer.alloc(1000, 'q');
+    // Each fits when it starts (1,000 of 1,500 bytes left); no two together do. They go to
+    // different proposals, whose row locks do not keep them apart.
+    const locations = [];
+    for (const proposalId of targets) {
+      const res = await createUpload(author, bytes.length, {
+        proposal: proposalId,
+        filename: 'q.bin',
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      locations.push(res.headers.location as string);
+    }
+    const finished = await allAtOnce(targets, () =>
+      Promise.all(locations.map((location) => patch(author, location, 0, bytes))),
+    );
+    expect(finished.map((res) => res.statusCode).sort()).toEqual([204, 413, 413, 413, 413, 413]);
+    for (const res of finished.filter((r) => r.statusCode === 413))
+      expect(res.json().detail).toBe(overQuotaMessage(quota - 500, quota, 1000));
+    const [{ used }] = (await ctx.app.db
+      .select({ used: sql<string>`sum(${proposalFiles.size})::text` })
+      .from(proposalFiles)
+      .where(eq(proposalFiles.uploadedBy, author.user.id))) as [{ used: string }];
+    expect(Number(used)).toBe(quota - 500);
   });
 });

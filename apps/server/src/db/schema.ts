@@ -613,6 +613,8 @@ export const proposalFiles = pgTable(
     uniqueIndex('proposal_files_storage_key_idx').on(t.storageKey),
     uniqueIndex('proposal_files_upload_idx').on(t.uploadId),
     index('proposal_files_proposal_idx').on(t.proposalId),
+    // Each upload sums its uploader's files against UPLOAD_QUOTA_MB (ASVS V12.1.3).
+    index('proposal_files_uploaded_by_idx').on(t.uploadedBy),
     check('proposal_files_size_check', sql`${t.size} >= 0`),
   ],
 );

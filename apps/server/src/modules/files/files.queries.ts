@@ -52,3 +52,24 @@ export async function fileCountOf(tx: Tx, proposalId: number): Promise<number> {
     .where(eq(proposalFiles.proposalId, proposalId));
   return row?.n ?? 0;
 }
+
+/** The bytes of the stored files `userId` uploaded: what counts against their quota. */
+export async function uploadedBytesOf(tx: Tx, userId: number): Promise<number> {
+  const [row] = await tx
+    .select({ bytes: sql<string>`coalesce(sum(${proposalFiles.size}), 0)::text` })
+    .from(proposalFiles)
+    .where(eq(proposalFiles.uploadedBy, userId));
+  return Number(row?.bytes ?? 0);
+}
+
+/** Advisory locks' first key for the per-user upload quota (the second is the user's id). */
+const UPLOAD_QUOTA_LOCK = 12_013;
+
+/**
+ * Holds `userId`'s upload quota until the transaction ends, so that two uploads of theirs
+ * finishing at once (to different proposals, whose row locks do not meet) are counted
+ * one after the other.
+ */
+export async function lockUploadQuota(tx: Tx, userId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${UPLOAD_QUOTA_LOCK}::int, ${userId}::int)`);
+}

@@ -38,6 +38,7 @@ import {
   listFiles,
   removeFile,
   tooLarge,
+  type UploadTarget,
 } from './files.service.js';
 import type { FileRow } from './files.queries.js';
 import { createUploads, storeUpload } from './uploads.js';
@@ -96,13 +97,21 @@ function sendDownload(
 export const malformedMultipartMessage =
   'The request body is not valid multipart/form-data. Send the form with one file, in the field "file".';
 
-/** A multipart form read whole: its text fields and its one file (at most 25 MB, in memory). */
-async function readMultipart(request: FastifyRequest) {
+/**
+ * A multipart form read whole: its text fields and its one file (at most 25 MB, in
+ * memory). `beforeFile` sees the fields sent before the file, and may refuse the upload
+ * before any of the file's bytes are taken.
+ */
+async function readMultipart(
+  request: FastifyRequest,
+  beforeFile?: (fields: Record<string, string>) => Promise<void>,
+) {
   const fields: Record<string, string> = {};
   let file: { name: string; type: string; bytes: Buffer } | null = null;
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
+        if (part.fieldname === 'file') await beforeFile?.(fields);
         const bytes = await part.toBuffer();
         if (part.fieldname === 'file') file = { name: part.filename, type: part.mimetype, bytes };
       } else {
@@ -110,6 +119,7 @@ async function readMultipart(request: FastifyRequest) {
       }
     }
   } catch (error) {
+    if (error instanceof HttpError) throw error;
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
     if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
@@ -229,7 +239,14 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { fields, file } = await readMultipart(request);
+      const { fields, file } = await readMultipart(request, (sent) =>
+        refuseEarly(request, sent, (fields) => {
+          const form = proposalFileForm.safeParse(fields);
+          return form.success
+            ? { proposalId: form.data.proposal, formId: null, field: null }
+            : null;
+        }),
+      );
       await admit(app, request, tokenKeyFrom(request) ?? fields.token ?? null, 'user');
       const form = parseForm(proposalFileForm, fields);
       const stored = await storeMultipart(
@@ -256,7 +273,14 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { fields, file } = await readMultipart(request);
+      const { fields, file } = await readMultipart(request, (sent) =>
+        refuseEarly(request, sent, (fields) => {
+          const form = responsePdfForm.safeParse(fields);
+          return form.success
+            ? { proposalId: form.data.proposal, formId: form.data.form, field: form.data.field }
+            : null;
+        }),
+      );
       await admit(app, request, tokenKeyFrom(request) ?? fields.token ?? null, 'user');
       const form = parseForm(responsePdfForm, fields);
       const stored = await storeMultipart(
@@ -268,6 +292,24 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  /**
+   * When the fields before the file already say who uploads where, refuses the upload
+   * before its bytes are read if it may not go there (a caller at their quota, a full
+   * proposal, a submitted one). Fields that come after the file are checked once it is read.
+   */
+  async function refuseEarly(
+    request: FastifyRequest,
+    sent: Record<string, string>,
+    targetOf: (fields: Record<string, string>) => UploadTarget | null,
+  ) {
+    const target = targetOf(sent);
+    if (!target) return;
+    await admit(app, request, tokenKeyFrom(request) ?? sent.token ?? null, 'user');
+    await app.read(request, (work) =>
+      checkUpload(work, target, undefined, app.config.uploadQuotaBytes),
+    );
+  }
+
   async function storeMultipart(
     request: FastifyRequest,
     target: { proposalId: number; formId: number | null; field: string | null },
@@ -275,7 +317,9 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
   ) {
     if (!file) throw invalid({ file: ['Choose a file to upload.'] });
     // Refused before anything is stored when the caller may not upload there.
-    await app.read(request, (work) => checkUpload(work, target, file.bytes.length));
+    await app.read(request, (work) =>
+      checkUpload(work, target, file.bytes.length, app.config.uploadQuotaBytes),
+    );
     return storeUpload(
       app,
       request.user!,

@@ -8,6 +8,7 @@ import {
 import {
   displayFileName,
   fileFields,
+  formatBytes,
   fileMessages,
   isMultiForm,
   isPdf,
@@ -29,6 +30,8 @@ import {
   filesOf,
   findFile,
   insertFile,
+  lockUploadQuota,
+  uploadedBytesOf,
   type FileRow,
 } from './files.queries.js';
 import type { ExtractInput } from './proposal-extract.js';
@@ -58,6 +61,25 @@ export const MAX_FILES_PER_PROPOSAL = 100;
 export const tooManyFilesMessage = `This proposal has ${MAX_FILES_PER_PROPOSAL} files, the most a proposal may have. Delete one in Manage Uploaded Files before uploading another.`;
 const tooManyFiles = () => invalid({ file: [tooManyFilesMessage] }, tooManyFilesMessage);
 
+const GB = 1024 * 1024 * 1024;
+/** Sizes up to a quota's: GB with two decimals, rounded down (never more than is used). */
+const quotaText = (bytes: number) =>
+  bytes >= GB ? `${Math.floor((bytes / GB) * 100) / 100} GB` : formatBytes(bytes);
+
+/**
+ * Why a file that would take its uploader past their quota (UPLOAD_QUOTA_MB, ASVS
+ * V12.1.3) is refused, and what to do; `size` is unknown before a multipart file is read.
+ */
+export function overQuotaMessage(usedBytes: number, quotaBytes: number, size?: number): string {
+  const file = size === undefined ? 'Another file' : `This file (${formatBytes(size)})`;
+  return `${file} does not fit: your uploaded files already take ${quotaText(usedBytes)} of the ${quotaText(quotaBytes)} each person may store. Delete files you no longer need in Manage Uploaded Files, then upload it again.`;
+}
+/** 413 like the 25 MB limit, since it is the file's size that does not fit. */
+const overQuota = (usedBytes: number, quotaBytes: number, size?: number) => {
+  const message = overQuotaMessage(usedBytes, quotaBytes, size);
+  return new HttpError(413, errorCodes.payloadTooLarge, message, { file: [message] });
+};
+
 export const tooLarge = () =>
   new HttpError(413, errorCodes.payloadTooLarge, fileMessages.tooLarge(MAX_UPLOAD_BYTES));
 export const notPdf = () => invalid({ file: [fileMessages.notPdf] }, fileMessages.notPdf);
@@ -72,22 +94,29 @@ export function contentTypeOf(claimed: string | undefined, head: Uint8Array): st
 
 /**
  * Checks an upload may go to `target` before any of its bytes are taken: the caller may
- * edit the proposal now (`file.upload`), the size is within the limit, and a form's file
- * field names a file field of one of the proposal's forms. Answers whether only a PDF
- * may go there (a form's file field: spec section 7, `/proposal_response_pdf/`).
+ * edit the proposal now (`file.upload`), the size is within the limit, the caller's files
+ * and this one fit in `quotaBytes`, and a form's file field names a file field of one of
+ * the proposal's forms. Answers whether only a PDF may go there (a form's file field:
+ * spec section 7, `/proposal_response_pdf/`). `size` is unknown only before a multipart
+ * file's bytes are read: then a caller already at the quota is refused.
  */
 export async function checkUpload(
   work: ReadWork,
   target: UploadTarget,
   size: number | undefined,
+  quotaBytes: number,
   forUpdate = false,
 ): Promise<{ pdfOnly: boolean }> {
   if (size !== undefined && size > MAX_UPLOAD_BYTES) throw tooLarge();
   if (size === 0) throw emptyFile();
   const loaded = await loadFor(work, 'file.upload', target.proposalId, forUpdate);
-  // Checked again when the file is recorded, under the proposal's row lock.
+  // Both checked again when the file is recorded, under the proposal's row lock and the
+  // uploader's quota lock.
   if ((await fileCountOf(work.tx, target.proposalId)) >= MAX_FILES_PER_PROPOSAL)
     throw tooManyFiles();
+  if (forUpdate) await lockUploadQuota(work.tx, work.actor.id);
+  const used = await uploadedBytesOf(work.tx, work.actor.id);
+  if (used + (size ?? 1) > quotaBytes) throw overQuota(used, quotaBytes, size);
   if (target.formId === null) {
     if (target.field !== null) throw invalid({ form: [fileMessages.fieldNotInForm] });
     return { pdfOnly: false };
@@ -109,8 +138,9 @@ export async function recordUpload(
   work: Work,
   upload: StoredUpload,
   head: Uint8Array,
+  quotaBytes: number,
 ): Promise<FileRow> {
-  const { pdfOnly } = await checkUpload(work, upload, upload.size, true);
+  const { pdfOnly } = await checkUpload(work, upload, upload.size, quotaBytes, true);
   if (pdfOnly && !isPdf(head)) throw notPdf();
   const row = await insertFile(work.tx, {
     proposalId: upload.proposalId,

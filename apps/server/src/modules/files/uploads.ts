@@ -117,7 +117,9 @@ export async function storeUpload(
   const storageKey = newStorageKey();
   await app.files.write(storageKey, bytes);
   try {
-    return await app.writeAs(user, (work) => recordUpload(work, { ...upload, storageKey }, head));
+    return await app.writeAs(user, (work) =>
+      recordUpload(work, { ...upload, storageKey }, head, app.config.uploadQuotaBytes),
+    );
   } catch (error) {
     await app.files.delete(storageKey).catch((e: unknown) => app.log.warn(e));
     throw error;
@@ -192,7 +194,9 @@ export function createUploads(app: App) {
       if (upload.size === undefined)
         throw invalid({ file: ['Say the size of the file (Upload-Length).'] });
       const target = targetOf(upload);
-      await app.writeAs(user, (work) => checkUpload(work, target, upload.size));
+      await app.writeAs(user, (work) =>
+        checkUpload(work, target, upload.size, app.config.uploadQuotaBytes),
+      );
       return { metadata: { ...upload.metadata, userId: String(user.id) } };
     },
     async onUploadFinish(req, upload) {

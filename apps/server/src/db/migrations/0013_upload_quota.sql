@@ -1,0 +1,1 @@
+CREATE INDEX "proposal_files_uploaded_by_idx" ON "proposal_files" USING btree ("uploaded_by");
