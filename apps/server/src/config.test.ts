@@ -179,3 +179,50 @@ describe('S3 storage for files', () => {
     );
   });
 });
+
+describe('SESSION_MAX_AGE_HOURS and SESSION_IDLE_MINUTES', () => {
+  const HOUR = 3_600_000;
+  const MINUTE = 60_000;
+
+  it('default to ASVS level 2: 12 hours after login, 2 hours unused', () => {
+    expect(loadConfig({}).session).toEqual({ absoluteMs: 12 * HOUR, idleMs: 2 * HOUR });
+  });
+
+  it.each([
+    [{ SESSION_MAX_AGE_HOURS: '8' }, { absoluteMs: 8 * HOUR, idleMs: 2 * HOUR }],
+    [{ SESSION_IDLE_MINUTES: '30' }, { absoluteMs: 12 * HOUR, idleMs: 30 * MINUTE }],
+    [
+      { SESSION_MAX_AGE_HOURS: '720', SESSION_IDLE_MINUTES: '20160' },
+      { absoluteMs: 720 * HOUR, idleMs: 20_160 * MINUTE },
+    ],
+    // The default idle limit would outlast a one-hour session: the age bounds it.
+    [{ SESSION_MAX_AGE_HOURS: '1' }, { absoluteMs: HOUR, idleMs: HOUR }],
+    [
+      { SESSION_MAX_AGE_HOURS: '1', SESSION_IDLE_MINUTES: '5' },
+      { absoluteMs: HOUR, idleMs: 5 * MINUTE },
+    ],
+  ])('reads %j', (env, session) => {
+    expect(loadConfig(env).session).toEqual(session);
+  });
+
+  it.each(['0', '721', '1.5', '12h', '-1'])('refuses SESSION_MAX_AGE_HOURS=%s', (raw) => {
+    const error = errorOf({ SESSION_MAX_AGE_HOURS: raw });
+    expect(error.variable).toBe('SESSION_MAX_AGE_HOURS');
+    expect(error.message).toBe(
+      `SESSION_MAX_AGE_HOURS must be a whole number of hours from 1 to 720, but is "${raw}". 12 or less meets ASVS level 2.`,
+    );
+  });
+
+  it.each([
+    [{ SESSION_IDLE_MINUTES: '4' }, '4', 720],
+    [{ SESSION_IDLE_MINUTES: '30m' }, '30m', 720],
+    [{ SESSION_IDLE_MINUTES: '721' }, '721', 720],
+    [{ SESSION_MAX_AGE_HOURS: '2', SESSION_IDLE_MINUTES: '121' }, '121', 120],
+  ])('refuses %j', (env, raw, max) => {
+    const error = errorOf(env);
+    expect(error.variable).toBe('SESSION_IDLE_MINUTES');
+    expect(error.message).toBe(
+      `SESSION_IDLE_MINUTES must be a whole number of minutes from 5 to ${max} (the session's maximum age, SESSION_MAX_AGE_HOURS), but is "${raw}".`,
+    );
+  });
+});

@@ -1,7 +1,12 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MIN_PASSWORD_LENGTH } from '@merit/domain';
+import {
+  DEFAULT_SESSION_POLICY,
+  MIN_PASSWORD_LENGTH,
+  SESSION_IDLE_MINUTES_MIN,
+  type SessionPolicy,
+} from '@merit/domain';
 
 /**
  * Merit is configured by environment variables only (ARCHITECTURE.md "Runtime shape").
@@ -34,6 +39,8 @@ export interface Config {
   /** SMTP server for outgoing mail; when unset, mail is written to DATA_DIR/outbox as .eml files. */
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** How long a login lasts: SESSION_MAX_AGE_HOURS after it, SESSION_IDLE_MINUTES unused. */
+  session: SessionPolicy;
   /** Requests per client address per 15 minutes to the login, registration, captcha and reset endpoints. */
   authRateLimitPerIp: number;
   /** The most bytes of uploaded PDFs one proposal extract merges; files past it are named, not merged. */
@@ -135,6 +142,43 @@ function readPositiveInt(env: Env, name: string, fallback: number): number {
     throw new ConfigError(name, `must be a whole number of at least 1, but is "${raw}".`);
   }
   return Number(raw);
+}
+
+/** The longest SESSION_MAX_AGE_HOURS: 30 days, ASVS level 1's limit. */
+const SESSION_MAX_AGE_HOURS_MAX = 720;
+
+/**
+ * SESSION_MAX_AGE_HOURS and SESSION_IDLE_MINUTES. The defaults meet ASVS V3.3.2 level 2
+ * (12 hours); a longer age is accepted up to level 1's 30 days, an idle limit only up to
+ * the age (beyond it, it would never end a session).
+ */
+function readSessionPolicy(env: Env): SessionPolicy {
+  const hoursRaw = read(env, 'SESSION_MAX_AGE_HOURS');
+  let absoluteMs = DEFAULT_SESSION_POLICY.absoluteMs;
+  if (hoursRaw !== undefined) {
+    const hours = Number(hoursRaw);
+    if (!/^\d+$/.test(hoursRaw) || hours < 1 || hours > SESSION_MAX_AGE_HOURS_MAX) {
+      throw new ConfigError(
+        'SESSION_MAX_AGE_HOURS',
+        `must be a whole number of hours from 1 to ${SESSION_MAX_AGE_HOURS_MAX}, but is "${hoursRaw}". 12 or less meets ASVS level 2.`,
+      );
+    }
+    absoluteMs = hours * 3_600_000;
+  }
+  const maxIdle = absoluteMs / 60_000;
+  const minutesRaw = read(env, 'SESSION_IDLE_MINUTES');
+  let idleMs = Math.min(DEFAULT_SESSION_POLICY.idleMs, absoluteMs);
+  if (minutesRaw !== undefined) {
+    const minutes = Number(minutesRaw);
+    if (!/^\d+$/.test(minutesRaw) || minutes < SESSION_IDLE_MINUTES_MIN || minutes > maxIdle) {
+      throw new ConfigError(
+        'SESSION_IDLE_MINUTES',
+        `must be a whole number of minutes from ${SESSION_IDLE_MINUTES_MIN} to ${maxIdle} (the session's maximum age, SESSION_MAX_AGE_HOURS), but is "${minutesRaw}".`,
+      );
+    }
+    idleMs = minutes * 60_000;
+  }
+  return { idleMs, absoluteMs };
 }
 
 /** UPLOAD_QUOTA_MB: megabytes (MiB, as the messages count them), 2048 when unset. */
@@ -326,6 +370,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: readTrustProxy(env),
     smtpUrl: readUrl(env, 'SMTP_URL', ['smtp', 'smtps']),
     mailFrom: read(env, 'MAIL_FROM') ?? 'Merit <no-reply@localhost>',
+    session: readSessionPolicy(env),
     authRateLimitPerIp: readPositiveInt(env, 'AUTH_RATE_LIMIT_PER_IP', 300),
     // Two files of the spec's largest upload (26214400 bytes each).
     extractAttachmentsMaxBytes: readPositiveInt(env, 'EXTRACT_ATTACHMENTS_MAX_BYTES', 52_428_800),

@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userIdentities, users } from '../src/db/schema.js';
@@ -7,10 +8,22 @@ import { startTestProvider, type TestAccount, type TestProvider } from './oidc-p
 const PUBLIC_URL = 'http://merit.test';
 let provider: TestProvider;
 let ctx: TestContext;
+/** The security events the app logged, with the request each came from. */
+const securityEvents: { reqId: string; securityEvent: string; [field: string]: unknown }[] = [];
 
 beforeAll(async () => {
   provider = await startTestProvider([`${PUBLIC_URL}/api/v1/auth/oidc/callback/`]);
+  const logStream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) {
+        const entry = JSON.parse(line) as (typeof securityEvents)[number];
+        if (entry.securityEvent) securityEvents.push(entry);
+      }
+      done();
+    },
+  });
   ctx = await createTestApp({
+    logger: { level: 'info', stream: logStream },
     env: {
       PUBLIC_URL,
       OIDC_ISSUER: provider.issuer,
@@ -204,6 +217,51 @@ describe('federated login', () => {
       headers: auth(exchange.json().key),
     });
     expect(me.json().id).toBe(local.id);
+  });
+
+  it('logs a federated login as a login, with its method, and lists its session as federated', async () => {
+    const who = account();
+    const back = await callback(await providerAnswer(who));
+    const exchange = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/oidc/exchange/',
+      headers: {
+        'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
+      },
+      payload: { code: back.searchParams.get('code') },
+    });
+    expect(exchange.statusCode).toBe(200);
+    const key = exchange.json().key as string;
+    const [user] = await ctx.app.db.select().from(users).where(eq(users.email, who.email));
+    const reqId = String(exchange.headers['x-request-id']);
+    expect(securityEvents.filter((e) => e.reqId === reqId)).toEqual([
+      expect.objectContaining({
+        securityEvent: 'login.succeeded',
+        userId: user!.id,
+        method: 'federated',
+        level: 30,
+      }),
+    ]);
+    const sessions = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/v1/auth/sessions/',
+      headers: auth(key),
+    });
+    expect(sessions.statusCode).toBe(200);
+    expect(sessions.json()).toEqual([
+      expect.objectContaining({ method: 'federated', client: 'Firefox on Linux', current: true }),
+    ]);
+    // A code already traded is refused, and logs no second login.
+    const again = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/oidc/exchange/',
+      payload: { code: back.searchParams.get('code') },
+    });
+    expect(again.statusCode).toBe(400);
+    const againId = String(again.headers['x-request-id']);
+    expect(
+      securityEvents.filter((e) => e.reqId === againId && e.securityEvent === 'login.succeeded'),
+    ).toEqual([]);
   });
 
   it('refuses an unknown state', async () => {

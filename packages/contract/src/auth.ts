@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateTime } from './common.js';
 
 export const loginRequest = z.object({
   username: z.string().min(1).max(150),
@@ -35,3 +36,23 @@ export const completeRegistrationRequest = z.object({
   privacy_consent: z.boolean().optional(),
 });
 export type CompleteRegistrationRequest = z.input<typeof completeRegistrationRequest>;
+
+/**
+ * GET /auth/sessions/: one of the caller's live sessions (one per login). `id` is the
+ * session's number, never its token. `client` names the browser and system the login
+ * came from; `method` how it was made, null when not known.
+ */
+export const sessionInfo = z.object({
+  id: z.number().int(),
+  createdAt: dateTime,
+  lastUsedAt: dateTime,
+  client: z.string(),
+  method: z.enum(['password', 'federated']).nullable(),
+  /** The session this request was sent with. */
+  current: z.boolean(),
+});
+export type SessionInfo = z.infer<typeof sessionInfo>;
+export const sessionList = z.array(sessionInfo);
+
+/** POST /auth/sessions/end-others/: how many sessions it ended. */
+export const endOtherSessionsResponse = z.object({ ended: z.number().int() });

@@ -32,7 +32,7 @@ export async function admit(
   key: string | null,
   access: RouteAccess,
 ): Promise<void> {
-  if (key) request.user = await authenticateKey(scope.db, key, scope.now());
+  if (key) request.user = await authenticateKey(scope.db, key, scope.config.session, scope.now());
   if (access === 'public') return;
   if (!request.user) throw notAuthenticated(messages.notAuthenticated);
   if (access !== 'registering' && !request.user.registrationComplete)

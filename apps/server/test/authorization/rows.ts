@@ -1,4 +1,6 @@
-import { proposalCollaborators, proposalResponses } from '../../src/db/schema.js';
+import { desc, eq } from 'drizzle-orm';
+import { authTokens, proposalCollaborators, proposalResponses } from '../../src/db/schema.js';
+import { issueToken } from '../../src/modules/auth/tokens.js';
 import { addExtension } from '../../src/modules/calls/calls.service.js';
 import { makeForm, makeFormName, simpleSchema } from '../admin-fixtures.js';
 import { assignReviewers, callPayload } from '../call-fixtures.js';
@@ -58,6 +60,23 @@ async function multipartRequest(fields: Record<string, string>): Promise<Request
     payload: Buffer.from(await encoded.arrayBuffer()),
     headers: { 'content-type': encoded.headers.get('content-type')! },
   };
+}
+
+/**
+ * The id of a new session of `userId` (a second login), or of no session for a caller
+ * without an account: what a row that ends a session acts on.
+ */
+async function newSessionOf(w: World, userId: number | null): Promise<number> {
+  if (userId === null) return 1;
+  const { db } = w.ctx.app;
+  await issueToken(db, userId, w.ctx.app.now());
+  const [row] = await db
+    .select({ id: authTokens.id })
+    .from(authTokens)
+    .where(eq(authTokens.userId, userId))
+    .orderBy(desc(authTokens.id))
+    .limit(1);
+  return row!.id;
 }
 
 const tusHeaders = { 'tus-resumable': '1.0.0' };
@@ -176,6 +195,22 @@ export const table: Row[] = [
     expect: { ...registering(409), incomplete: 200 },
   },
   { route: 'POST /api/v1/auth/logout/', expect: registering(200) },
+  // One's own sessions (ASVS V3.3.4): open to whoever has a live token, as logout is.
+  { route: 'GET /api/v1/auth/sessions/', expect: registering(200) },
+  {
+    route: 'DELETE /api/v1/auth/sessions/:id/',
+    note: "another of the caller's own sessions",
+    request: async (w, caller) => ({ params: { id: await newSessionOf(w, caller.id) } }),
+    expect: registering(204),
+  },
+  {
+    // Someone else's session is not found, for an admin too.
+    route: 'DELETE /api/v1/auth/sessions/:id/',
+    note: "another user's session",
+    request: async (w) => ({ params: { id: await newSessionOf(w, (await newUser(w)).id) } }),
+    expect: registering(404),
+  },
+  { route: 'POST /api/v1/auth/sessions/end-others/', expect: registering(200) },
   { route: 'GET /api/v1/user_details/', expect: registering(200) },
   {
     route: 'PATCH /api/v1/user_details/',

@@ -74,7 +74,7 @@ export class FuzzWorld {
           .where(eq(users.id, id));
         fixed.push(`${persona}'s account`);
       }
-      if (!(await authenticateKey(app.db, this.tokens[persona], now))) {
+      if (!(await authenticateKey(app.db, this.tokens[persona], app.config.session, now))) {
         this.tokens[persona] = await issueToken(app.db, id, now);
         fixed.push(`${persona}'s token`);
       }

@@ -1,19 +1,45 @@
 import {
   detailResponse,
+  endOtherSessionsResponse,
   errorBody,
   errorCodes,
+  idParams,
   loginRequest,
   loginResponse,
+  noContent,
+  sessionList,
+  type SessionInfo,
 } from '@merit/contract';
-import { messages } from '@merit/domain';
+import { describeUserAgent, LOGIN_METHODS, messages, type LoginMethod } from '@merit/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { badRequest, HttpError } from '../../lib/http-errors.js';
+import { badRequest, HttpError, notFound } from '../../lib/http-errors.js';
 import { verifyPassword } from '../../lib/passwords.js';
 import { clientKey } from '../../lib/client-address.js';
 import { admitLoginAttempt, clearLoginAttempts } from '../../lib/login-throttle.js';
 import { findUserByUsername } from '../users/users.service.js';
 import { logSecurityEvent } from './security-log.js';
-import { issueToken, revokeToken } from './tokens.js';
+import {
+  endOtherSessions,
+  endSession,
+  issueToken,
+  liveSessions,
+  revokeToken,
+  type SessionRow,
+} from './tokens.js';
+
+/** One row of the session list; the token's own key and digest never leave the server. */
+function presentSession(row: SessionRow, currentTokenId: number): SessionInfo {
+  return {
+    id: row.id,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt.toISOString(),
+    client: describeUserAgent(row.userAgent),
+    method: (LOGIN_METHODS as readonly string[]).includes(row.loginMethod ?? '')
+      ? (row.loginMethod as LoginMethod)
+      : null,
+    current: row.id === currentTokenId,
+  };
+}
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -50,8 +76,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!user.emailVerified) {
           throw badRequest(messages.emailNotVerified, undefined, errorCodes.emailNotVerified);
         }
-        const key = await issueToken(app.db, user.id, now);
-        logSecurityEvent(request.log, 'login.succeeded', { userId });
+        const key = await issueToken(app.db, user.id, now, {
+          method: 'password',
+          userAgent: request.headers['user-agent'],
+        });
+        logSecurityEvent(request.log, 'login.succeeded', { userId, method: 'password' });
         return { key };
       } catch (error) {
         // The account when the username names one (the log may say what the answer may not),
@@ -79,6 +108,79 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       await revokeToken(app.db, request.user!.tokenId, app.now());
       logSecurityEvent(request.log, 'logout', { userId: request.user!.id });
       return { detail: 'Successfully logged out.' };
+    },
+  );
+
+  // The caller's own sessions (ASVS V3.3.4). Open to an incomplete registration too, as
+  // logout is: ending one's sessions never needs more than the token.
+  app.get(
+    '/auth/sessions/',
+    {
+      config: { access: 'registering' },
+      schema: {
+        tags: ['auth'],
+        summary: "The caller's live sessions, the most recently used first",
+        description:
+          'One per login that has not ended (logged out, ended here, idle or past its maximum age). `current` marks the session this request was sent with.',
+        response: { 200: sessionList, 401: errorBody },
+      },
+    },
+    async (request) => {
+      const user = request.user!;
+      const rows = await liveSessions(app.db, user.id, app.config.session, app.now());
+      return rows.map((row) => presentSession(row, user.tokenId));
+    },
+  );
+
+  app.delete(
+    '/auth/sessions/:id/',
+    {
+      config: { access: 'registering' },
+      schema: {
+        tags: ['auth'],
+        summary: "End one of the caller's sessions",
+        description:
+          "Its token stops working at once. Ending the session this request was sent with is a logout. Another user's session, an unknown id or one already ended is 404.",
+        params: idParams,
+        response: { 204: noContent, 401: errorBody, 404: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const user = request.user!;
+      const sessionId = request.params.id;
+      const ended = await app.write(request, (work) =>
+        endSession(work.tx, user.id, sessionId, app.config.session, work.now),
+      );
+      if (!ended) throw notFound('No such session: it may have ended already.');
+      const reason = sessionId === user.tokenId ? 'this_session' : 'other_session';
+      logSecurityEvent(request.log, 'session.ended', { userId: user.id, sessionId, reason });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/auth/sessions/end-others/',
+    {
+      config: { access: 'registering' },
+      schema: {
+        tags: ['auth'],
+        summary: "End every session of the caller's but this one",
+        response: { 200: endOtherSessionsResponse, 401: errorBody },
+      },
+    },
+    async (request) => {
+      const user = request.user!;
+      const ended = await app.write(request, (work) =>
+        endOtherSessions(work.tx, user.id, user.tokenId, app.config.session, work.now),
+      );
+      for (const sessionId of ended) {
+        logSecurityEvent(request.log, 'session.ended', {
+          userId: user.id,
+          sessionId,
+          reason: 'other_session',
+        });
+      }
+      return { ended: ended.length };
     },
   );
 };

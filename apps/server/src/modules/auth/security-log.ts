@@ -9,6 +9,12 @@ export type SecurityEvent =
   | 'login.succeeded'
   | 'login.failed'
   | 'logout'
+  /**
+   * The user ended one of their sessions from their session list (`sessionId`, the
+   * token's row id): `reason` says whether it was the one they asked from
+   * (`this_session`, a logout) or another (`other_session`).
+   */
+  | 'session.ended'
   /** A 401 or 403: the caller (null when anonymous) and the status. */
   | 'access.refused'
   | 'password.changed'
@@ -29,7 +35,14 @@ const FAILURES = new Set<SecurityEvent>(['login.failed', 'access.refused']);
 export function logSecurityEvent(
   log: FastifyBaseLogger,
   event: SecurityEvent,
-  fields: { userId: number | null; reason?: string; statusCode?: number },
+  fields: {
+    userId: number | null;
+    reason?: string;
+    statusCode?: number;
+    /** How a login was made (`password`, `federated`). */
+    method?: string;
+    sessionId?: number;
+  },
 ): void {
   const entry = { securityEvent: event, ...fields };
   if (FAILURES.has(event)) log.warn(entry, `security event: ${event}`);

@@ -11,6 +11,7 @@ import { messages, safeNext } from '@merit/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest, notFound } from '../../lib/http-errors.js';
+import { logSecurityEvent } from '../auth/security-log.js';
 import { issueToken } from '../auth/tokens.js';
 import { userDetailsOf } from '../users/users.details.js';
 import {
@@ -169,7 +170,13 @@ export const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
       const userId = await takeLoginCode(app.db, request.body.code, now);
       if (userId === null)
         throw badRequest('This login link has expired or was already used. Please log in again.');
-      return { key: await issueToken(app.db, userId, now) };
+      const key = await issueToken(app.db, userId, now, {
+        method: 'federated',
+        userAgent: request.headers['user-agent'],
+      });
+      // As a password login logs it (auth.routes.ts), so the log shows every way in.
+      logSecurityEvent(request.log, 'login.succeeded', { userId, method: 'federated' });
+      return { key };
     },
   );
 
