@@ -44,10 +44,10 @@ export function privacyNoticeLink(url: string | undefined): string | undefined {
 }
 
 /** Adds the consent's rule to a form's rules, when the installation sets a notice. */
-export function withPrivacyConsent<V extends { privacy_consent: boolean }>(
+export function withPrivacyConsent<V>(
   validate: (values: V) => FieldErrors,
   noticeUrl: string | undefined,
-): (values: V) => FieldErrors {
+): (values: V & { privacy_consent: boolean }) => FieldErrors {
   return (values) => {
     const errors = validate(values);
     const consent = checkPrivacyConsent(noticeUrl !== undefined, values.privacy_consent);
