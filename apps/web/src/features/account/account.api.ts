@@ -36,3 +36,8 @@ export function completeRegistration(body: RegistrationCompletion) {
 export function renewUserHash() {
   return apiRequest('/user_hash/', { method: 'POST', schema: (c) => c.userHashResponse });
 }
+
+/** GET /user_data/: everything Merit holds about the caller (ASVS V8.3.2). */
+export function fetchUserData() {
+  return apiRequest('/user_data/', { schema: (c) => c.userDataExport });
+}
