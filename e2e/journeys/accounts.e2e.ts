@@ -109,6 +109,16 @@ test('a new user registers, verifies their email, edits their account and change
 
     await textField(page, 'Current password').fill(person.password);
     await textField(page, 'Password').fill(changedPassword);
+    // The meter rates the new password as it is typed (ASVS V2.1.8).
+    await expect(page.getByRole('progressbar', { name: 'Password strength' })).toHaveAttribute(
+      'aria-valuetext',
+      'Strong',
+    );
+    // Each field has its own show button (ASVS V2.1.12): the second is the new password's.
+    await page.getByRole('button', { name: 'Show password' }).nth(1).click();
+    await expect(textField(page, 'Password')).toHaveAttribute('type', 'text');
+    await expect(textField(page, 'Current password')).toHaveAttribute('type', 'password');
+    await checkA11y(page);
     await textField(page, 'Confirm password').fill(changedPassword);
     await page.getByRole('button', { name: 'Change Password' }).click();
 

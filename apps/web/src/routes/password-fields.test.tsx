@@ -59,3 +59,23 @@ describe('V2.1.11 password fields work with paste and password managers', () => 
     },
   );
 });
+
+describe('V2.1.12 and V2.1.8 every password field can be shown; new ones have a meter', () => {
+  it.each(pages)(
+    'gives each field of %s a show button, and a meter under a new password only',
+    async (_name, path, heading, autocompletes) => {
+      stubApi({ 'GET /user_details/': { body: makeUser() } });
+      renderApp(path, { token: path.startsWith('/account') ? 'k' : undefined });
+      await screen.findByRole('heading', { name: heading });
+      expect(screen.getAllByRole('button', { name: 'Show password' })).toHaveLength(
+        autocompletes.length,
+      );
+      const fields = [...document.querySelectorAll<HTMLInputElement>('input[type="password"]')];
+      for (const field of fields) fireEvent.change(field, { target: { value: 'password1234' } });
+      // The first new-password field has the meter; its confirmation and the login do not.
+      const meters = screen.queryAllByRole('progressbar', { name: 'Password strength' });
+      expect(meters).toHaveLength(autocompletes.includes('new-password') ? 1 : 0);
+      if (meters.length > 0) expect(meters[0]).toHaveAttribute('aria-valuetext', 'Weak');
+    },
+  );
+});

@@ -6,7 +6,7 @@ import {
   type ReactNode,
 } from 'react';
 
-interface TextInputProps {
+export interface TextInputProps {
   name: string;
   label: string;
   value: string;
@@ -21,6 +21,8 @@ interface TextInputProps {
   helperText?: ReactNode;
   /** Shown but not editable (still focusable and read by screen readers, unlike `disabled`). */
   readOnly?: boolean;
+  /** Inside the field at its end, such as PasswordInput's show button. */
+  endAdornment?: ReactNode;
 }
 
 /**
@@ -41,6 +43,7 @@ export function TextInput({
   maxLength,
   helperText,
   readOnly = false,
+  endAdornment,
 }: TextInputProps) {
   const id = useId();
   const helperId = helperText ? `${id}-helper` : undefined;
@@ -60,6 +63,7 @@ export function TextInput({
         autoComplete={autoComplete}
         // Sizes the notch in the outline; MUI adds the asterisk of a required field.
         label={label}
+        endAdornment={endAdornment}
         inputProps={{ maxLength, 'aria-describedby': helperId }}
       />
       {helperText && <FormHelperText id={helperId}>{helperText}</FormHelperText>}

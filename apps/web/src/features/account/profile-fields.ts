@@ -1,4 +1,4 @@
-import { GENDER_LABELS, GENDERS } from '@merit/domain';
+import { GENDER_LABELS, GENDERS, MIN_PASSWORD_LENGTH } from '@merit/domain';
 
 /** The gender choices with the spec's labels (spec section 5, Account). */
 export const GENDER_OPTIONS = GENDERS.map((value) => ({ value, label: GENDER_LABELS[value] }));
@@ -18,5 +18,4 @@ export const PROFILE_LABELS = {
 
 export const PHONE_HINT = 'Digits, optionally starting with +, separated by spaces or hyphens.';
 
-export const PASSWORD_HINT =
-  'At least 8 characters, not all digits, and not too like your username.';
+export const PASSWORD_HINT = `At least ${MIN_PASSWORD_LENGTH} characters, not all digits, and not too like your username.`;

@@ -16,16 +16,16 @@ describe('ChangePasswordPage', () => {
     await screen.findByRole('heading', { name: 'Change Password' });
 
     await user.type(screen.getByLabelText(/Current password/), 'old');
-    await user.type(screen.getByLabelText(/^Password/), 'new-secret');
-    await user.type(screen.getByLabelText(/Confirm password/), 'new-secret');
+    await user.type(screen.getByLabelText(/^Password/), 'new-secret-phrase');
+    await user.type(screen.getByLabelText(/Confirm password/), 'new-secret-phrase');
     await user.click(screen.getByRole('button', { name: 'Change Password' }));
 
     expect(await screen.findByRole('alert')).toHaveTextContent('New password has been saved.');
     const call = fetchStub.mock.calls.find(([url]) => String(url).endsWith('/password/change/'));
     expect(JSON.parse(String(call?.[1]?.body))).toEqual({
       oldPassword: 'old',
-      newPassword1: 'new-secret',
-      newPassword2: 'new-secret',
+      newPassword1: 'new-secret-phrase',
+      newPassword2: 'new-secret-phrase',
     });
     // Passwords do not stay on screen after a success.
     expect(screen.getByLabelText(/Current password/)).toHaveValue('');
@@ -50,8 +50,8 @@ describe('ChangePasswordPage', () => {
     await screen.findByRole('heading', { name: 'Change Password' });
 
     await user.type(screen.getByLabelText(/Current password/), 'old');
-    await user.type(screen.getByLabelText(/^Password/), 'new-secret');
-    await user.type(screen.getByLabelText(/Confirm password/), 'new-secret');
+    await user.type(screen.getByLabelText(/^Password/), 'new-secret-phrase');
+    await user.type(screen.getByLabelText(/Confirm password/), 'new-secret-phrase');
     await user.click(screen.getByRole('button', { name: 'Change Password' }));
 
     expect(await screen.findByRole('alert')).toHaveTextContent(

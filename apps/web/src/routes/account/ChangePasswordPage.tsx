@@ -1,7 +1,8 @@
-import { MAX_LENGTHS, validatePasswordChange } from '@merit/domain';
+import { MAX_LENGTHS, validatePasswordChange, type PasswordOwner } from '@merit/domain';
 import { Alert, Box, Button, Paper, Stack } from '@mui/material';
 import { ErrorList } from '../../components/ErrorList';
-import { TextInput } from '../../components/form/TextInput';
+import { NewPasswordInput } from '../../components/form/NewPasswordInput';
+import { PasswordInput } from '../../components/form/PasswordInput';
 import { useServerForm } from '../../components/form/use-server-form';
 import { useNotify } from '../../components/notifications/notification-context';
 import { PageHeading } from '../../components/PageHeading';
@@ -22,14 +23,21 @@ export default function ChangePasswordPage() {
             password, change it with your institution.
           </Alert>
         ) : (
-          <ChangePasswordForm username={user.username} />
+          <ChangePasswordForm
+            owner={{
+              username: user.username,
+              email: user.email,
+              firstName: user.first_name,
+              lastName: user.last_name,
+            }}
+          />
         )}
       </Paper>
     </>
   );
 }
 
-function ChangePasswordForm({ username }: { username: string }) {
+function ChangePasswordForm({ owner }: { owner: PasswordOwner & { username: string } }) {
   const notify = useNotify();
   const form = useServerForm({
     schema: (c) => c.passwordChangeRequest,
@@ -39,7 +47,7 @@ function ChangePasswordForm({ username }: { username: string }) {
       newPassword1: 'Password',
       newPassword2: 'Confirm password',
     },
-    validate: (values) => validatePasswordChange(values, { username }),
+    validate: (values) => validatePasswordChange(values, { username: owner.username }),
     submit: changePassword,
     resetOnSuccess: true,
     onSuccess: ({ detail }) => notify(detail || 'Your password has been changed.'),
@@ -50,24 +58,21 @@ function ChangePasswordForm({ username }: { username: string }) {
       <ErrorList messages={form.errors} />
       <Box component="form" noValidate onSubmit={form.onSubmit}>
         <Stack spacing={2}>
-          <TextInput
+          <PasswordInput
             {...form.field('oldPassword')}
-            type="password"
             autoComplete="current-password"
             required
             maxLength={MAX_LENGTHS.password}
           />
-          <TextInput
+          <NewPasswordInput
             {...form.field('newPassword1')}
             helperText={form.field('newPassword1').helperText ?? PASSWORD_HINT}
-            type="password"
-            autoComplete="new-password"
+            owner={owner}
             required
             maxLength={MAX_LENGTHS.password}
           />
-          <TextInput
+          <PasswordInput
             {...form.field('newPassword2')}
-            type="password"
             autoComplete="new-password"
             required
             maxLength={MAX_LENGTHS.password}

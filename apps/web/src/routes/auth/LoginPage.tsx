@@ -5,6 +5,7 @@ import { isApiError } from '../../api/client';
 import { getLastEndReason, setToken } from '../../api/session';
 import { AuthLayout } from '../../components/AuthLayout';
 import { ErrorList } from '../../components/ErrorList';
+import { PasswordInput } from '../../components/form/PasswordInput';
 import { TextInput } from '../../components/form/TextInput';
 import { useServerForm } from '../../components/form/use-server-form';
 import { useNotify } from '../../components/notifications/notification-context';
@@ -72,9 +73,8 @@ export default function LoginPage() {
       <Box component="form" noValidate onSubmit={form.onSubmit}>
         <Stack spacing={2}>
           <TextInput {...form.field('username')} autoComplete="username" required maxLength={150} />
-          <TextInput
+          <PasswordInput
             {...form.field('password')}
-            type="password"
             autoComplete="current-password"
             required
             maxLength={1000}

@@ -5,7 +5,8 @@ import { Link as RouterLink, useParams } from 'react-router';
 import { isApiError } from '../../api/client';
 import { AuthLayout } from '../../components/AuthLayout';
 import { ErrorList } from '../../components/ErrorList';
-import { TextInput } from '../../components/form/TextInput';
+import { NewPasswordInput } from '../../components/form/NewPasswordInput';
+import { PasswordInput } from '../../components/form/PasswordInput';
 import { useServerForm } from '../../components/form/use-server-form';
 import { PASSWORD_HINT } from '../../features/account/profile-fields';
 import { confirmPasswordReset } from '../../features/auth/auth.api';
@@ -53,17 +54,14 @@ export default function PasswordResetConfirmPage() {
       )}
       <Box component="form" noValidate onSubmit={form.onSubmit}>
         <Stack spacing={2}>
-          <TextInput
+          <NewPasswordInput
             {...form.field('newPassword1')}
             helperText={form.field('newPassword1').helperText ?? PASSWORD_HINT}
-            type="password"
-            autoComplete="new-password"
             required
             maxLength={MAX_LENGTHS.password}
           />
-          <TextInput
+          <PasswordInput
             {...form.field('newPassword2')}
-            type="password"
             autoComplete="new-password"
             required
             maxLength={MAX_LENGTHS.password}

@@ -5,6 +5,8 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { isApiError } from '../../api/client';
 import { AuthLayout } from '../../components/AuthLayout';
 import { ErrorList } from '../../components/ErrorList';
+import { NewPasswordInput } from '../../components/form/NewPasswordInput';
+import { PasswordInput } from '../../components/form/PasswordInput';
 import { TextInput } from '../../components/form/TextInput';
 import { useServerForm } from '../../components/form/use-server-form';
 import { PASSWORD_HINT, PROFILE_LABELS } from '../../features/account/profile-fields';
@@ -78,17 +80,20 @@ export default function RegisterPage() {
             maxLength={MAX_LENGTHS.email}
           />
           <ProfileFields form={form} gender="gender" names />
-          <TextInput
+          <NewPasswordInput
             {...form.field('password1')}
             helperText={form.field('password1').helperText ?? PASSWORD_HINT}
-            type="password"
-            autoComplete="new-password"
+            owner={{
+              username: form.values.username,
+              email: form.values.email,
+              firstName: form.values.first_name,
+              lastName: form.values.last_name,
+            }}
             required
             maxLength={MAX_LENGTHS.password}
           />
-          <TextInput
+          <PasswordInput
             {...form.field('password2')}
-            type="password"
             autoComplete="new-password"
             required
             maxLength={MAX_LENGTHS.password}
