@@ -22,6 +22,8 @@ function accountServer(initial: UserDetails, extra: Parameters<typeof stubApi>[0
       };
       return { body: current };
     },
+    // The Sessions section (features/account/SessionsTable.test.tsx tests it).
+    'GET /auth/sessions/': { body: [] },
     'POST /user_hash/': () => {
       current = { ...current, hash: 'NewHash234' };
       return { body: { hash: current.hash } };

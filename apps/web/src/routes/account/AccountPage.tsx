@@ -21,6 +21,7 @@ import { CollaboratorHash } from '../../features/account/CollaboratorHash';
 import { EditAccountDialog } from '../../features/account/EditAccountDialog';
 import { LinkInstitutionalLogin } from '../../features/account/LinkInstitutionalLogin';
 import { RolesTable } from '../../features/account/RolesTable';
+import { SessionsTable } from '../../features/account/SessionsTable';
 import { YourData } from '../../features/account/YourData';
 import { currentUserKey, useCurrentUser } from '../../features/auth/session-hooks';
 import { useAuthMethods } from '../../features/auth/use-auth-methods';
@@ -143,6 +144,9 @@ export default function AccountPage() {
       )}
       <Section id="roles-heading" title="Committee roles">
         <RolesTable roles={user.roles} labelledBy="roles-heading" />
+      </Section>
+      <Section id="sessions-heading" title="Sessions">
+        <SessionsTable labelledBy="sessions-heading" />
       </Section>
       <Section id="data-heading" title="Your data">
         <YourData />
