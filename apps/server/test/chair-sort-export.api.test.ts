@@ -4,7 +4,7 @@ import {
   type CallProposalExport,
   type CallProposalPage,
 } from '@merit/contract';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   proposalCollaborators,
@@ -525,12 +525,14 @@ describe('the chair’s export: the whole call in one read', () => {
   });
 
   it('refuses everyone but the call’s chairs', async () => {
-    for (const who of [w.people.member, w.people.author]) {
-      const res = await exportOf(who);
-      expect(res.statusCode).toBe(403);
-      expect(res.json()).toMatchObject({ code: 'forbidden', detail: expect.any(String) });
-      expect(res.body).not.toContain('Quasars');
-    }
+    for (const who of [w.people.member, w.people.author])
+      for (const query of ['', everything, '?include=allReviewComments']) {
+        const res = await exportOf(who, w.callId, query);
+        expect(res.statusCode, query).toBe(403);
+        expect(res.json()).toMatchObject({ code: 'forbidden', detail: expect.any(String) });
+        expect(res.body).not.toContain('Quasars');
+        expect(res.body).not.toContain('Merit');
+      }
     const anonymous = await ctx.app.inject({
       method: 'GET',
       url: `/api/v1/calls/${w.callId}/proposals/export/`,
@@ -538,9 +540,72 @@ describe('the chair’s export: the whole call in one read', () => {
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json().code).toBe('not_authenticated');
     for (const missing of [String(w.callId + 1000), 'x1', '0']) {
-      const res = await w.people.chair.call('GET', `/calls/${missing}/proposals/export/`);
+      const res = await w.people.chair.call(
+        'GET',
+        `/calls/${missing}/proposals/export/?include=allReviewComments`,
+      );
       expect(res.statusCode).toBe(404);
       expect(res.json().code).toBe('not_found');
+    }
+  });
+
+  it('writes each review’s comments as the list does: texts only, blanks left out, in the forms’ order', async () => {
+    // Two more reviews of one proposal: a text where the score form has a number, a blank
+    // and an undeclared answer, spaces kept; and a review without answers. The export
+    // reads only answers holding a text and writes the comments as JSON text itself.
+    const now = ctx.clock.now();
+    const later = (seconds: number) => new Date(now.getTime() + seconds * 1000);
+    const reviewed = await ctx.app.db
+      .insert(reviews)
+      .values(
+        [w.people.admin, w.people.author].map((who, i) => ({
+          proposalId: w.ids.seven,
+          reviewerId: who.user.id,
+          score: null,
+          scores: [],
+          createdAt: later(i + 1),
+          updatedAt: later(i + 1),
+        })),
+      )
+      .returning();
+    await ctx.app.db.insert(reviewResponses).values([
+      {
+        reviewId: reviewed[0]!.id,
+        formId: w.forms.review,
+        data: { strengths: ' \u00a0\u3000\n ', unasked: 'not a question of the form' },
+        updatedAt: now,
+      },
+      { reviewId: reviewed[0]!.id, formId: w.forms.score, data: { merit: 'five' }, updatedAt: now },
+    ]);
+    try {
+      const res = await exportOf(w.people.chair, w.callId, '?include=allReviewComments');
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json() as CallProposalExport;
+      const seven = body.items.find((item) => item.id === w.ids.seven)!;
+      expect(seven.allReviewComments).toEqual([
+        {
+          reviewer: { id: w.people.member.user.id, name: 'Mia Member' },
+          comments: [{ name: 'Strengths', value: 'Merit 2' }],
+        },
+        {
+          reviewer: { id: w.people.admin.user.id, name: 'Adam Admin' },
+          comments: [{ name: 'Merit', value: 'five' }],
+        },
+        { reviewer: { id: w.people.author.user.id, name: 'Ada Author' }, comments: [] },
+      ]);
+      expect(res.body).not.toContain('not a question of the form');
+      // The list's pages make the same comments from every answer, as objects.
+      const pages = await allPages(w.people.chair, 'sort=name', 3);
+      expect(body.items.map((item) => item.allReviewComments)).toEqual(
+        pages.rows.map((row) => row.allReviewComments),
+      );
+    } finally {
+      await ctx.app.db.delete(reviews).where(
+        inArray(
+          reviews.id,
+          reviewed.map((review) => review.id),
+        ),
+      );
     }
   });
 

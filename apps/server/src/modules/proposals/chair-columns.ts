@@ -7,6 +7,7 @@ import {
   type ResourceEntry,
 } from '@merit/domain';
 import type { ReadWork } from '../../lib/work.js';
+import { rawJson } from './export-serializer.js';
 import type { CallRow } from '../calls/calls.queries.js';
 import {
   type ProposalSet,
@@ -22,6 +23,7 @@ import {
   resourceEntriesOf,
   resourceEntriesOfCall,
   resourceTotalsOf,
+  textAnswersOfCall,
   type CallProposalRow,
 } from './proposals.queries.js';
 
@@ -73,18 +75,21 @@ async function readChairData(
   reviewed: ProposalSet,
   resources: ProposalSet,
   knownTotals?: CallResourceTotals,
-  withAnswers = true,
+  answersRead: 'all' | 'text' | 'none' = 'all',
 ) {
   const [reviewRows, reviewerRows, answers, forms, entries, totals] = await Promise.all([
     'callId' in reviewed ? reviewsOfCall(tx, callId) : reviewsOfProposals(tx, [...reviewed.ids]),
     'callId' in reviewed
       ? reviewersOfCall(tx, callId)
       : reviewersOfProposals(tx, [...reviewed.ids]),
-    // The reviews' answers are most of what a call's reviews hold: read only for comments.
-    !withAnswers
+    // The reviews' answers are most of what a call's reviews hold: read only for comments,
+    // and for the export only those holding a text.
+    answersRead === 'none'
       ? new Map<number, Map<number, Record<string, unknown>>>()
       : 'callId' in reviewed
-        ? reviewAnswersOfCall(tx, callId)
+        ? answersRead === 'text'
+          ? textAnswersOfCall(tx, callId)
+          : reviewAnswersOfCall(tx, callId)
         : reviewAnswersOfProposals(tx, [...reviewed.ids]),
     reviewFormsOfCall(tx, callId),
     'callId' in resources
@@ -120,7 +125,7 @@ export async function chairColumnsOf(
     { ids: rows.map((row) => row.id) },
     options.totals,
   );
-  return chairColumnsFrom(data, rows, ALL_PARTS);
+  return chairColumnsFrom(data, rows, ALL_PARTS, 'objects');
 }
 
 /** Each review's scores and each review's comments: what a page of the list carries. */
@@ -130,7 +135,9 @@ const ALL_PARTS: readonly CallProposalExportPart[] = ['allReviewScores', 'allRev
  * The same for every proposal of a call (the export), read by the call's id while the
  * rows are read beside it: resolves to a function of the call's rows. The reviews of the
  * caller's own rows are read with the rest and left out there. Each review's scores and
- * comments only when `parts` names them; the reviews' answers are read only for comments.
+ * comments only when `parts` names them; the reviews' answers are read only for comments,
+ * and only those that hold a text. Each proposal's comments are written as the JSON the
+ * body holds (`RawJson`), not as objects: a large call's comments are most of its body.
  */
 export async function callChairColumns(
   work: ReadWork,
@@ -138,9 +145,9 @@ export async function callChairColumns(
   parts: readonly CallProposalExportPart[],
 ): Promise<(rows: readonly CallProposalRow[]) => ChairColumnsOfRows> {
   const all = { callId: call.id };
-  const withAnswers = parts.includes('allReviewComments');
-  const data = await readChairData(work.tx, call.id, all, all, undefined, withAnswers);
-  return (rows) => chairColumnsFrom(data, rows, parts);
+  const answers = parts.includes('allReviewComments') ? 'text' : 'none';
+  const data = await readChairData(work.tx, call.id, all, all, undefined, answers);
+  return (rows) => chairColumnsFrom(data, rows, parts, 'json');
 }
 
 /** The chair's columns of some rows, by proposal id, and the call's totals. */
@@ -153,6 +160,7 @@ function chairColumnsFrom(
   data: ChairData,
   rows: readonly CallProposalRow[],
   parts: readonly CallProposalExportPart[],
+  comments: 'objects' | 'json',
 ): ChairColumnsOfRows {
   const withScores = parts.includes('allReviewScores');
   const withComments = parts.includes('allReviewComments');
@@ -186,17 +194,46 @@ function chairColumnsFrom(
         })),
       }),
       ...(withComments && {
-        allReviewComments: reviews.map((review) => ({
-          reviewer: { id: review.reviewerId, name: review.reviewer },
-          comments: typeForms.flatMap((form) =>
-            textAnswers(form.jsonSchema, form.uiSchema, answers.get(review.id)?.get(form.id) ?? {}),
-          ),
-        })),
+        allReviewComments:
+          comments === 'json'
+            ? rawJson<ReviewComments[]>(reviewCommentsJson(reviews, typeForms, answers))
+            : reviews.map((review) => reviewComments(review, typeForms, answers)),
       }),
     });
   }
   return {
     columns,
     totals: { resourceTotals: totals.totals, facilities: totals.facilities },
+  };
+}
+
+type ReviewComments = NonNullable<CallProposal['allReviewComments']>[number];
+
+/**
+ * A proposal's `allReviewComments` as JSON text, written by JSON.stringify as the body's
+ * serializer writes it: each review's reviewer, then each text answer of the type's
+ * review forms, in the forms' order. Written here, the objects die young (a cheap
+ * collection) instead of living through the whole export as most of its 21 MB, to be
+ * walked and written at the end (bench/README.md, figure (d)).
+ */
+function reviewCommentsJson(
+  reviews: ChairData['reviewRows'],
+  typeForms: ChairData['forms'],
+  answers: ChairData['answers'],
+): string {
+  return JSON.stringify(reviews.map((review) => reviewComments(review, typeForms, answers)));
+}
+
+function reviewComments(
+  review: ChairData['reviewRows'][number],
+  typeForms: ChairData['forms'],
+  answers: ChairData['answers'],
+): ReviewComments {
+  const byForm = answers.get(review.id);
+  return {
+    reviewer: { id: review.reviewerId, name: review.reviewer },
+    comments: typeForms.flatMap((form) =>
+      textAnswers(form.jsonSchema, form.uiSchema, byForm?.get(form.id) ?? {}),
+    ),
   };
 }

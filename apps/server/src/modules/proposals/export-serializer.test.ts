@@ -2,7 +2,7 @@ import { callProposalExport, errorBody } from '@merit/contract';
 import fastJson from 'fast-json-stringify';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { projectingSerializer } from './export-serializer.js';
+import { projectingSerializer, rawJson, RawJson } from './export-serializer.js';
 
 const reviewer = { id: 21, name: 'Rebecca "R" Reviewer\n' };
 /** A body as the export writes it, every optional part there, some values null. */
@@ -90,5 +90,39 @@ describe('the export’s serializer', () => {
     const wrongScore = body();
     Object.assign(wrongScore.items[0]!.reviewScores![0]!, { value: { secret: 1 } });
     expect(() => write(wrongScore)).toThrow(/not a number or null|not a number/);
+  });
+
+  it('writes a part made as JSON text as it is, the same bytes as its objects', () => {
+    const raw = body();
+    // Made as the export makes it, of exactly the contract's properties.
+    const comments = [
+      {
+        reviewer: { id: 21, name: 'Rebecca "R" Reviewer\n' },
+        comments: [{ name: 'Strengths', value: 'Clear' }],
+      },
+    ];
+    raw.items[0]!.allReviewComments = rawJson(JSON.stringify(comments));
+    expect(write(raw)).toBe(write(body()));
+    // The body handed in is left as it was.
+    expect(raw.items[0]!.allReviewComments).toBeInstanceOf(RawJson);
+  });
+
+  it('writes a text that looks like a placeholder as text, never as what another part holds', () => {
+    const sly = body();
+    sly.items[0]!.allReviewComments = rawJson('[]');
+    sly.items[0]!.proposalName = '\u0000abc:0';
+    Object.assign(sly.items[1]!, { author: '\u0000' });
+    const written = write(sly);
+    expect(JSON.parse(written).items[0]).toMatchObject({
+      proposalName: '\u0000abc:0',
+      allReviewComments: [],
+    });
+    expect(JSON.parse(written).items[1].author).toBe('\u0000');
+  });
+
+  it('refuses JSON text where the contract has a text or a number', () => {
+    const wrong = body();
+    Object.assign(wrong.items[0]!, { author: rawJson('{"email":"ada@example.org"}') });
+    expect(() => write(wrong)).toThrow(/\$\.items\.author is not a string/);
   });
 });

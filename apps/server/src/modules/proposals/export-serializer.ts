@@ -9,7 +9,13 @@ import { z } from 'zod';
  * schema declares it, every object holding a property the schema does not declare is
  * copied without it (the rest is not copied), and the result is written by
  * JSON.stringify.
+ *
+ * A part the database wrote as JSON text in the schema's shape (`RawJson`: each review's
+ * comments, 10 MB of a large call's body) is written into the body as it is, not parsed
+ * into objects and written again.
  */
+
+import { randomBytes } from 'node:crypto';
 
 type JsonSchema = {
   $ref?: string;
@@ -21,8 +27,41 @@ type JsonSchema = {
   definitions?: Record<string, JsonSchema>;
 };
 
-/** Copies a value as its schema declares it; throws on a value of another kind. */
-type Projection = (value: unknown, path: string) => unknown;
+/**
+ * JSON text for a value where the schema has an object or an array, written into the body
+ * as it is. Only for text the server made itself in the shape the schema declares there
+ * (SQL that builds exactly those properties, tested against the objects it replaces):
+ * the serializer cannot look inside it.
+ */
+export class RawJson {
+  constructor(readonly json: string) {}
+}
+
+/**
+ * `json` where the types say a `T`: for a part of a body the projecting serializer writes,
+ * made as JSON text by the server in the shape `T` has in the response schema.
+ */
+export const rawJson = <T>(json: string): T => new RawJson(json) as unknown as T;
+
+/**
+ * Copies a value as its schema declares it; throws on a value of another kind. Each
+ * `RawJson` met is put in `raws` and replaced by its placeholder. Paths for the messages
+ * are made when compiled, not per value: a 26 MB body has millions of values.
+ */
+type Projection = (value: unknown, raws: Raws) => unknown;
+
+/** The raw JSON texts of one body, each written where its placeholder string is. */
+interface Raws {
+  /** Unguessable for each body, so no text of the body can pass for a placeholder. */
+  nonce: string;
+  texts: string[];
+}
+
+/** Stands for a raw text in the body until JSON.stringify has written it. */
+function placeholder(raw: RawJson, raws: Raws): string {
+  raws.texts.push(raw.json);
+  return `\u0000${raws.nonce}:${raws.texts.length - 1}`;
+}
 
 class UndeclaredValue extends Error {}
 
@@ -35,31 +74,40 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  * arrays, `$ref`s to its definitions, one-schema `allOf`s, and scalars, which must be
  * scalars (a Date is written as JSON.stringify writes it). Anything else (`anyOf`, a
  * tuple) is refused when it is compiled, so a schema it cannot keep to fails its tests.
+ * Where an object or an array belongs, a `RawJson` is taken as it is.
  */
-function compile(schema: JsonSchema, definitions: Record<string, JsonSchema>): Projection {
+function compile(
+  schema: JsonSchema,
+  definitions: Record<string, JsonSchema>,
+  path: string,
+): Projection {
   if (schema.$ref !== undefined) {
     const name = schema.$ref.replace(/^#\/definitions\//, '');
     const target = definitions[name];
     if (!target) throw new Error(`No definition ${schema.$ref}`);
     let compiled: Projection | undefined;
-    return (value, path) => (compiled ??= compile(target, definitions))(value, path);
+    return (value, raws) => (compiled ??= compile(target, definitions, path))(value, raws);
   }
   if (schema.allOf !== undefined) {
     if (schema.allOf.length !== 1) throw new Error('allOf of more than one schema');
-    return compile(schema.allOf[0]!, definitions);
+    return compile(schema.allOf[0]!, definitions, path);
   }
   const types = new Set(Array.isArray(schema.type) ? schema.type : [schema.type ?? 'any']);
   const nullable = types.delete('null');
-  const orNull =
+  const orNullOrRaw =
     (projection: Projection): Projection =>
-    (value, path) =>
-      value === null && nullable ? null : projection(value, path);
+    (value, raws) =>
+      value === null && nullable
+        ? null
+        : value instanceof RawJson
+          ? placeholder(value, raws)
+          : projection(value, raws);
   if (types.size === 1 && types.has('object') && schema.properties) {
     const properties = Object.entries(schema.properties).map(
-      ([key, property]) => [key, compile(property, definitions)] as const,
+      ([key, property]) => [key, compile(property, definitions, `${path}.${key}`)] as const,
     );
     const declared = new Set(properties.map(([key]) => key));
-    return orNull((value, path) => {
+    return orNullOrRaw((value, raws) => {
       if (!isPlainObject(value)) throw new UndeclaredValue(`${path} is not an object`);
       // Copied only when something in it is not declared: an exact body is written as it is.
       let changed = false;
@@ -67,7 +115,7 @@ function compile(schema: JsonSchema, definitions: Record<string, JsonSchema>): P
       const projected: unknown[] = [];
       for (const [key, projection] of properties) {
         const property = value[key];
-        const written = property === undefined ? undefined : projection(property, `${path}.${key}`);
+        const written = property === undefined ? undefined : projection(property, raws);
         if (written !== property) changed = true;
         projected.push(written);
       }
@@ -80,13 +128,13 @@ function compile(schema: JsonSchema, definitions: Record<string, JsonSchema>): P
     });
   }
   if (types.size === 1 && types.has('object') && typeof schema.additionalProperties === 'object') {
-    const entry = compile(schema.additionalProperties, definitions);
-    return orNull((value, path) => {
+    const entry = compile(schema.additionalProperties, definitions, `${path}.*`);
+    return orNullOrRaw((value, raws) => {
       if (!isPlainObject(value)) throw new UndeclaredValue(`${path} is not an object`);
       let copy: Record<string, unknown> | undefined;
       for (const key of Object.keys(value)) {
         const property = value[key];
-        const written = property === undefined ? undefined : entry(property, `${path}.${key}`);
+        const written = property === undefined ? undefined : entry(property, raws);
         if (written !== property) copy ??= { ...value };
         if (copy) copy[key] = written;
       }
@@ -94,12 +142,12 @@ function compile(schema: JsonSchema, definitions: Record<string, JsonSchema>): P
     });
   }
   if (types.size === 1 && types.has('array') && schema.items && !Array.isArray(schema.items)) {
-    const item = compile(schema.items, definitions);
-    return orNull((value, path) => {
+    const item = compile(schema.items, definitions, path);
+    return orNullOrRaw((value, raws) => {
       if (!Array.isArray(value)) throw new UndeclaredValue(`${path} is not an array`);
       let copy: unknown[] | undefined;
       for (let i = 0; i < value.length; i++) {
-        const written = item(value[i], path);
+        const written = item(value[i], raws);
         if (written !== value[i]) copy ??= value.slice();
         if (copy) copy[i] = written;
       }
@@ -107,7 +155,7 @@ function compile(schema: JsonSchema, definitions: Record<string, JsonSchema>): P
     });
   }
   if ([...types].every((type) => ['string', 'number', 'integer', 'boolean'].includes(type)))
-    return (value, path) => {
+    return (value) => {
       if (value === null && nullable) return null;
       if (typeof value === 'object' && !(value instanceof Date))
         throw new UndeclaredValue(`${path} is not a ${[...types].join(' or ')}`);
@@ -127,6 +175,15 @@ export function projectingSerializer(schema: z.ZodType): (data: unknown) => stri
     io: 'output',
     unrepresentable: 'any',
   }) as JsonSchema;
-  const project = compile(json, json.definitions ?? {});
-  return (data) => JSON.stringify(project(data, '$'));
+  const project = compile(json, json.definitions ?? {}, '$');
+  return (data) => {
+    const raws: Raws = { nonce: randomBytes(12).toString('hex'), texts: [] };
+    const written = JSON.stringify(project(data, raws));
+    if (raws.texts.length === 0) return written;
+    // JSON.stringify wrote each placeholder, a string, as "\u0000nonce:index".
+    return written.replace(
+      new RegExp(`"\\\\u0000${raws.nonce}:(\\d+)"`, 'g'),
+      (_match, index: string) => raws.texts[Number(index)]!,
+    );
+  };
 }
