@@ -22,7 +22,12 @@ export type SecurityEvent =
   | 'password.reset'
   /** The user asked for a new address; it changes once the link mailed to it is followed. */
   | 'email.change_requested'
-  | 'email.changed';
+  | 'email.changed'
+  /**
+   * Someone read reviews' content (ASVS V8.3.5): `kind` says through which route, with the
+   * call, the proposal (one proposal's reviews) and how many reviews; never their text.
+   */
+  | 'review.read';
 
 const FAILURES = new Set<SecurityEvent>(['login.failed', 'access.refused']);
 
@@ -42,6 +47,12 @@ export function logSecurityEvent(
     /** How a login was made (`password`, `federated`). */
     method?: string;
     sessionId?: number;
+    /** For `review.read`: see reviews/review-reads.ts. */
+    kind?: string;
+    callId?: number;
+    proposalId?: number;
+    proposals?: number;
+    reviews?: number;
   },
 ): void {
   const entry = { securityEvent: event, ...fields };

@@ -26,6 +26,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { changeRefusals } from '../../lib/routes.js';
+import { logExportRead } from '../reviews/review-reads.js';
 import { projectingSerializer } from './export-serializer.js';
 import {
   addCollaborator,
@@ -106,8 +107,13 @@ export const proposalsRoutes: FastifyPluginAsyncZod = async (app) => {
       serializerCompiler: ({ schema }) => projectingSerializer(schema as unknown as z.ZodType),
     },
     async (request) =>
-      app.read(request, (work) =>
-        getCallProposalExport(work, request.params.callId, request.query),
+      logExportRead(
+        request,
+        request.params.callId,
+        request.query,
+        await app.read(request, (work) =>
+          getCallProposalExport(work, request.params.callId, request.query),
+        ),
       ),
   );
 

@@ -24,6 +24,7 @@ import {
   removeReviewer,
   saveReviewResponse,
 } from './reviews.service.js';
+import { logReviewRead } from './review-reads.js';
 
 const tags = ['reviews'];
 const refusals = changeRefusals;
@@ -92,10 +93,13 @@ export const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: reviewDetail, 401: errorBody, 404: errorBody },
       },
     },
-    async (request) =>
-      app.read(request, (work) =>
+    async (request) => {
+      const review = await app.read(request, (work) =>
         getReview(work, request.params.proposalId, request.params.reviewId),
-      ),
+      );
+      const { callId, proposalId } = review;
+      return logReviewRead(request, { kind: 'review', callId, proposalId, reviews: 1 }, review);
+    },
   );
 
   app.get(
@@ -108,10 +112,14 @@ export const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: proposalReviewList, 401: errorBody, 404: errorBody },
       },
     },
-    async (request) =>
-      app.read(request, (work) =>
+    async (request) => {
+      const list = await app.read(request, (work) =>
         listProposalReviews(work, request.params.callId, request.params.proposalId),
-      ),
+      );
+      const { callId, proposalId, reviews } = list;
+      const read = { kind: 'proposal_reviews' as const, reviews: reviews.length };
+      return logReviewRead(request, { ...read, callId, proposalId }, list);
+    },
   );
 
   app.get(

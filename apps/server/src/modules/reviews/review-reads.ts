@@ -1,0 +1,64 @@
+import type { CallProposalExport, CallProposalExportQuery } from '@merit/contract';
+import type { FastifyRequest } from 'fastify';
+import { logSecurityEvent } from '../auth/security-log.js';
+
+/**
+ * Reads of reviews' content are audited (ASVS V8.3.5) as one `review.read` line in the
+ * security log each: who, which call and proposal, how many reviews, never what they say.
+ * A log line, not an audit row: these reads are the hot paths of the reviewing weeks (a
+ * chair paging through reviews, the whole-call export), and a database write on each
+ * would cost them a transaction; the log carries the request id, time and address too.
+ */
+export type ReviewReadKind =
+  /** GET /reviews/{proposalId}/{reviewId}/: one review with its answers and scores. */
+  | 'review'
+  /** GET /calls/{callId}/proposals/{proposalId}/reviews/: a proposal's review list. */
+  | 'proposal_reviews'
+  /** GET /calls/{callId}/proposals/export/ with each review's scores or comments. */
+  | 'call_export';
+
+interface ReviewRead {
+  kind: ReviewReadKind;
+  callId: number;
+  proposalId?: number;
+  /** How many proposals' reviews were sent (the export). */
+  proposals?: number;
+  /** How many reviews were sent; left out when the answer does not say (see below). */
+  reviews?: number;
+}
+
+/** Writes the `review.read` line for the request's caller, and returns `body` unchanged. */
+export function logReviewRead<T>(request: FastifyRequest, read: ReviewRead, body: T): T {
+  logSecurityEvent(request.log, 'review.read', { userId: request.user?.id ?? null, ...read });
+  return body;
+}
+
+/**
+ * The export's line, when it carries reviews (`include` names their scores or comments;
+ * without, it holds only each proposal's means). The count walks the rows once, a small
+ * cost beside writing them. A part that is not an array (the serializer may be handed
+ * comments as JSON text) cannot be counted without parsing it, so then `reviews` is left
+ * out rather than logged wrong, and `proposals` still says whose reviews were sent.
+ */
+export function logExportRead(
+  request: FastifyRequest,
+  callId: number,
+  query: CallProposalExportQuery,
+  body: CallProposalExport,
+): CallProposalExport {
+  if (query.include.length === 0) return body;
+  let proposals = 0;
+  let reviews: number | undefined = 0;
+  for (const item of body.items) {
+    const parts = [item.allReviewScores, item.allReviewComments].filter((p) => p !== undefined);
+    if (parts.length === 0) continue;
+    proposals += 1;
+    const counted = parts.find((part) => Array.isArray(part));
+    reviews = counted && reviews !== undefined ? reviews + counted.length : undefined;
+  }
+  return logReviewRead(
+    request,
+    { kind: 'call_export', callId, proposals, ...(reviews === undefined ? {} : { reviews }) },
+    body,
+  );
+}
