@@ -120,6 +120,11 @@ describe('describeUserAgent: browser and system, never the raw header', () => {
       'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
       'Chrome on Android',
     ],
+    [
+      'headless Chrome (a browser test)',
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36',
+      'Chrome on Linux',
+    ],
     ['a command-line client', 'curl/8.5.0', 'curl'],
     ['something unknown', 'lightMyRequest', 'Unknown client'],
     ['no header', null, 'Unknown client'],
