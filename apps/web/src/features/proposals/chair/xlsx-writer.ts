@@ -57,26 +57,33 @@ const PACKAGE_REL_NS = 'http://schemas.openxmlformats.org/package/2006/relations
 /** Each text once, by index (the workbook's shared strings), as a spreadsheet program writes them. */
 class SharedStrings {
   private readonly indexes = new Map<string, number>();
-  private readonly items: string[] = [];
   count = 0;
 
   indexOf(text: string): number {
     this.count += 1;
     let index = this.indexes.get(text);
     if (index === undefined) {
-      index = this.items.length;
+      index = this.indexes.size;
       this.indexes.set(text, index);
-      // preserve: a value's leading and trailing spaces and line breaks are its own.
-      this.items.push(`<si><t xml:space="preserve">${escapeXml(text)}</t></si>`);
     }
     return index;
   }
 
-  xml(): string {
-    return (
-      `${XML_HEAD}<sst xmlns="${MAIN_NS}" count="${this.count}" uniqueCount="${this.items.length}">` +
-      `${this.items.join('')}</sst>`
-    );
+  /** The XML, in pieces of some thousand texts (a Map keeps the order they were added in). */
+  *xml(): Generator<string> {
+    yield `${XML_HEAD}<sst xmlns="${MAIN_NS}" count="${this.count}" uniqueCount="${this.indexes.size}">`;
+    let piece = '';
+    let inPiece = 0;
+    for (const text of this.indexes.keys()) {
+      // preserve: a value's leading and trailing spaces and line breaks are its own.
+      piece += `<si><t xml:space="preserve">${escapeXml(text)}</t></si>`;
+      if (++inPiece === ROWS_PER_PIECE) {
+        yield piece;
+        piece = '';
+        inPiece = 0;
+      }
+    }
+    yield `${piece}</sst>`;
   }
 }
 
@@ -148,52 +155,62 @@ function columnWidths(data: readonly SheetCell[][]): number[] {
   return widths;
 }
 
-function worksheetXml(
+/**
+ * Rows are written, encoded and compressed some thousand at a time: a 40,000-row sheet
+ * held whole as text was copied from one heap space to the next by the garbage collector.
+ */
+const ROWS_PER_PIECE = 1000;
+
+/** A sheet's XML, in pieces of some thousand rows. */
+function* worksheetXml(
   sheet: WorkbookSheet,
   selected: boolean,
   strings: SharedStrings,
   styles: Styles,
-): string {
+): Generator<string> {
   const width = sheet.data.reduce((most, row) => Math.max(most, row.length), 0);
   const columns = Array.from({ length: width }, (_, i) => columnName(i + 1));
   const frozen = sheet.filter
     ? '<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>' +
       '<selection pane="bottomLeft" activeCell="A2" sqref="A2"/>'
     : '';
-  const parts: string[] = [
-    `${XML_HEAD}<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}">`,
-    `<sheetViews><sheetView${selected ? ' tabSelected="1"' : ''} workbookViewId="0">${frozen}</sheetView></sheetViews>`,
-  ];
   const widths = columnWidths(sheet.data);
-  if (widths.length > 0)
-    parts.push(
-      `<cols>${widths.map((w, i) => `<col min="${i + 1}" max="${i + 1}" width="${w}" customWidth="1"/>`).join('')}</cols>`,
-    );
-  parts.push('<sheetData>');
+  yield (
+    `${XML_HEAD}<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}">` +
+    `<sheetViews><sheetView${selected ? ' tabSelected="1"' : ''} workbookViewId="0">${frozen}</sheetView></sheetViews>` +
+    (widths.length > 0
+      ? `<cols>${widths.map((w, i) => `<col min="${i + 1}" max="${i + 1}" width="${w}" customWidth="1"/>`).join('')}</cols>`
+      : '') +
+    '<sheetData>'
+  );
+  let piece = '';
   for (let r = 0; r < sheet.data.length; r++) {
     const row = sheet.data[r]!;
     const n = r + 1;
-    let xml = `<row r="${n}">`;
+    piece += `<row r="${n}">`;
     for (let c = 0; c < row.length; c++) {
       const cell = row[c]!;
-      const ref = `${columns[c]}${n}`;
-      if (cell.type === Number && Number.isFinite(cell.value)) {
-        xml += `<c r="${ref}" s="${styles.number(cell.format)}"><v>${cell.value}</v></c>`;
+      if ('format' in cell && Number.isFinite(cell.value)) {
+        piece += `<c r="${columns[c]}${n}" s="${styles.number(cell.format)}"><v>${cell.value}</v></c>`;
       } else {
         // Text, and a number that is no number (NaN, Infinity) written as its text.
-        const style = cell.type === String ? styles.text(cell) : 0;
+        const style = 'format' in cell ? 0 : styles.text(cell);
         const s = style === 0 ? '' : ` s="${style}"`;
-        xml += `<c r="${ref}"${s} t="s"><v>${strings.indexOf(String(cell.value))}</v></c>`;
+        piece += `<c r="${columns[c]}${n}"${s} t="s"><v>${strings.indexOf(String(cell.value))}</v></c>`;
       }
     }
-    parts.push(`${xml}</row>`);
+    piece += '</row>';
+    if (n % ROWS_PER_PIECE === 0) {
+      yield piece;
+      piece = '';
+    }
   }
-  parts.push('</sheetData>');
   // After sheetData, where the format puts a sheet's filter.
-  if (sheet.filter && width > 0)
-    parts.push(`<autoFilter ref="A1:${columnName(width)}${Math.max(sheet.data.length, 1)}"/>`);
-  parts.push('</worksheet>');
-  return parts.join('');
+  const filter =
+    sheet.filter && width > 0
+      ? `<autoFilter ref="A1:${columnName(width)}${Math.max(sheet.data.length, 1)}"/>`
+      : '';
+  yield `${piece}</sheetData>${filter}</worksheet>`;
 }
 
 function coreProperties(title: string, created: Date): string {
@@ -209,8 +226,12 @@ function coreProperties(title: string, created: Date): string {
   );
 }
 
-/** Every file of the workbook's package, by path, in the order the zip holds them. */
-export function workbookFiles(workbook: Workbook): [string, string][] {
+/**
+ * Every file of the workbook's package, by path, in the order the zip holds them, each as
+ * its pieces of text. Made as they are zipped, one after the other: the shared strings
+ * and the styles are those the sheets before them used.
+ */
+function workbookFiles(workbook: Workbook): [string, Iterable<string>][] {
   const strings = new SharedStrings();
   const styles = new Styles();
   const sheets = workbook.sheets.map((sheet, i) => worksheetXml(sheet, i === 0, strings, styles));
@@ -260,14 +281,15 @@ export function workbookFiles(workbook: Workbook): [string, string][] {
       .join('') +
     '</sheets></workbook>';
   return [
-    ['[Content_Types].xml', contentTypes],
-    ['_rels/.rels', rootRels],
-    ['docProps/core.xml', coreProperties(workbook.title, workbook.created)],
-    ['xl/workbook.xml', workbookXml],
-    ['xl/_rels/workbook.xml.rels', workbookRels],
-    ...sheets.map((xml, i): [string, string] => [sheetPath(i), xml]),
+    ['[Content_Types].xml', [contentTypes]],
+    ['_rels/.rels', [rootRels]],
+    ['docProps/core.xml', [coreProperties(workbook.title, workbook.created)]],
+    ['xl/workbook.xml', [workbookXml]],
+    ['xl/_rels/workbook.xml.rels', [workbookRels]],
+    ...sheets.map((xml, i): [string, Iterable<string>] => [sheetPath(i), xml]),
+    // Generators, run when zipped: after the sheets that fill them.
     ['xl/sharedStrings.xml', strings.xml()],
-    ['xl/styles.xml', styles.xml()],
+    ['xl/styles.xml', { [Symbol.iterator]: () => [styles.xml()][Symbol.iterator]() }],
   ];
 }
 
@@ -288,10 +310,10 @@ const CRC_TABLE = (() => {
   return table;
 })();
 
-/** The CRC-32 of some bytes, as zip files carry it. */
-export function crc32(bytes: Uint8Array): number {
+/** The CRC-32 of some bytes, as zip files carry it; of more bytes, given the CRC before them. */
+export function crc32(bytes: Uint8Array, previous = 0): number {
   const t = CRC_TABLE;
-  let crc = -1;
+  let crc = previous ^ -1;
   let i = 0;
   const end8 = bytes.length - (bytes.length % 8);
   for (; i < end8; i += 8) {
@@ -311,50 +333,60 @@ export function crc32(bytes: Uint8Array): number {
   return (crc ^ -1) >>> 0;
 }
 
-/** Deflated with the browser's own zlib, or null where the browser has none. */
-async function deflateRaw(bytes: Uint8Array): Promise<Uint8Array | null> {
-  let stream: CompressionStream;
+/** The browser's own deflate, or null where it has none (then the files are stored). */
+function deflater(): CompressionStream | null {
   try {
-    stream = new CompressionStream('deflate-raw');
+    return new CompressionStream('deflate-raw');
   } catch {
     return null;
   }
-  const writer = stream.writable.getWriter();
-  // Written and read at once: the stream holds back what is written until it is read.
-  const written = writer.write(bytes).then(() => writer.close());
-  const chunks: Uint8Array[] = [];
-  const reader = stream.readable.getReader();
+}
+
+async function readAll(
+  readable: ReadableStream<Uint8Array<ArrayBuffer>>,
+): Promise<Uint8Array<ArrayBuffer>[]> {
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  const reader = readable.getReader();
   for (let next = await reader.read(); !next.done; next = await reader.read())
     chunks.push(next.value);
-  await written;
-  const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
+  return chunks;
 }
 
 interface ZipEntry {
   name: Uint8Array;
   crc: number;
   size: number;
-  /** Deflated, or stored as it is when `method` is 0. */
-  data: Uint8Array;
+  /** Deflated, or stored as it is when `method` is 0; in the pieces it was made in. */
+  data: Uint8Array<ArrayBuffer>[];
+  length: number;
   method: 0 | 8;
 }
 
-async function zipEntry(path: string, text: string): Promise<ZipEntry> {
+/** A file of the zip, its text encoded, checked and deflated piece by piece as it is made. */
+async function zipEntry(path: string, pieces: Iterable<string>): Promise<ZipEntry> {
   const encoder = new TextEncoder();
-  const bytes = encoder.encode(text);
-  const deflated = await deflateRaw(bytes);
+  const stream = deflater();
+  const writer = stream?.writable.getWriter();
+  // Read while written: the stream holds back what is written until it is read.
+  const deflated = stream ? readAll(stream.readable) : undefined;
+  const stored: Uint8Array<ArrayBuffer>[] = [];
+  let crc = 0;
+  let size = 0;
+  for (const piece of pieces) {
+    const bytes = encoder.encode(piece);
+    crc = crc32(bytes, crc);
+    size += bytes.length;
+    if (writer) await writer.write(bytes);
+    else stored.push(bytes);
+  }
+  await writer?.close();
+  const data = deflated ? await deflated : stored;
   return {
     name: encoder.encode(path),
-    crc: crc32(bytes),
-    size: bytes.length,
-    data: deflated ?? bytes,
+    crc,
+    size,
+    data,
+    length: data.reduce((sum, chunk) => sum + chunk.length, 0),
     method: deflated ? 8 : 0,
   };
 }
@@ -369,10 +401,10 @@ function dosTime(date: Date): [number, number] {
 }
 
 /** A zip file of the entries (APPNOTE 4.3: local headers and data, central directory, end). */
-function zipParts(entries: readonly ZipEntry[], modified: Date): Uint8Array[] {
+function zipParts(entries: readonly ZipEntry[], modified: Date): Uint8Array<ArrayBuffer>[] {
   const [time, date] = dosTime(modified);
-  const parts: Uint8Array[] = [];
-  const central: Uint8Array[] = [];
+  const parts: Uint8Array<ArrayBuffer>[] = [];
+  const central: Uint8Array<ArrayBuffer>[] = [];
   let offset = 0;
   for (const entry of entries) {
     const local = new Uint8Array(30 + entry.name.length);
@@ -384,11 +416,11 @@ function zipParts(entries: readonly ZipEntry[], modified: Date): Uint8Array[] {
     l.setUint16(10, time, true);
     l.setUint16(12, date, true);
     l.setUint32(14, entry.crc, true);
-    l.setUint32(18, entry.data.length, true);
+    l.setUint32(18, entry.length, true);
     l.setUint32(22, entry.size, true);
     l.setUint16(26, entry.name.length, true);
     local.set(entry.name, 30);
-    parts.push(local, entry.data);
+    parts.push(local, ...entry.data);
 
     const header = new Uint8Array(46 + entry.name.length);
     const h = new DataView(header.buffer);
@@ -400,13 +432,13 @@ function zipParts(entries: readonly ZipEntry[], modified: Date): Uint8Array[] {
     h.setUint16(12, time, true);
     h.setUint16(14, date, true);
     h.setUint32(16, entry.crc, true);
-    h.setUint32(20, entry.data.length, true);
+    h.setUint32(20, entry.length, true);
     h.setUint32(24, entry.size, true);
     h.setUint16(28, entry.name.length, true);
     h.setUint32(42, offset, true);
     header.set(entry.name, 46);
     central.push(header);
-    offset += local.length + entry.data.length;
+    offset += local.length + entry.length;
   }
   const centralSize = central.reduce((sum, header) => sum + header.length, 0);
   const end = new Uint8Array(22);
@@ -421,8 +453,8 @@ function zipParts(entries: readonly ZipEntry[], modified: Date): Uint8Array[] {
 
 /** The workbook as an XLSX file. */
 export async function xlsxBlob(workbook: Workbook): Promise<Blob> {
-  const entries = await Promise.all(
-    workbookFiles(workbook).map(([path, text]) => zipEntry(path, text)),
-  );
+  // One after the other: each file's text is made as it is zipped.
+  const entries: ZipEntry[] = [];
+  for (const [path, pieces] of workbookFiles(workbook)) entries.push(await zipEntry(path, pieces));
   return new Blob(zipParts(entries, workbook.created), { type: XLSX_TYPE });
 }
