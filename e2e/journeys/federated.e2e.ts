@@ -82,6 +82,12 @@ test('a federated user completes their registration once, then logs straight in'
     await expect(details).toContainText(account.email);
     await expect(details).toContainText('University of Newcastle');
     await expect(details).toContainText('+61 2 4921 5000');
+    // The session list says how this session signed in.
+    const thisSession = page
+      .getByRole('table', { name: 'Sessions' })
+      .getByRole('row')
+      .filter({ hasText: 'This device' });
+    await expect(thisSession).toContainText('Institutional login');
     await checkA11y(page);
   });
 
