@@ -70,6 +70,11 @@ describe('review.read (V8.3.5)', () => {
       () => ({ kind: 'call_export', callId: w.callId, proposals: 1, reviews: 2 }),
     ],
     [
+      "the chair's export with the reviews' comments",
+      () => `/calls/${w.callId}/proposals/export/?include=allReviewComments`,
+      () => ({ kind: 'call_export', callId: w.callId, proposals: 1, reviews: 2 }),
+    ],
+    [
       "the chair's export with the reviews' scores",
       () => `/calls/${w.callId}/proposals/export/?include=allReviewScores`,
       () => ({ kind: 'call_export', callId: w.callId, proposals: 1, reviews: 2 }),

@@ -1,6 +1,7 @@
 import type { CallProposalExport, CallProposalExportQuery } from '@merit/contract';
 import type { FastifyRequest } from 'fastify';
 import { logSecurityEvent } from '../auth/security-log.js';
+import { RawJson } from '../proposals/export-serializer.js';
 
 /**
  * Reads of reviews' content are audited (ASVS V8.3.5) as one `review.read` line in the
@@ -34,11 +35,30 @@ export function logReviewRead<T>(request: FastifyRequest, read: ReviewRead, body
 }
 
 /**
+ * How many reviews one proposal's `allReviewScores` or `allReviewComments` holds. The
+ * export writes comments as JSON text (`RawJson`), which is not parsed again to count
+ * it: each review there is one `{"reviewer":` (its first key, as `reviewComments` makes
+ * them; inside a string JSON escapes the quote, so the text cannot pass for one).
+ */
+function reviewsIn(part: unknown): number | undefined {
+  if (Array.isArray(part)) return part.length;
+  if (!(part instanceof RawJson)) return undefined;
+  let found = 0;
+  for (
+    let at = part.json.indexOf(REVIEW_START);
+    at !== -1;
+    at = part.json.indexOf(REVIEW_START, at + 1)
+  )
+    found += 1;
+  return found;
+}
+const REVIEW_START = '{"reviewer":';
+
+/**
  * The export's line, when it carries reviews (`include` names their scores or comments;
  * without, it holds only each proposal's means). The count walks the rows once, a small
- * cost beside writing them. A part that is not an array (the serializer may be handed
- * comments as JSON text) cannot be counted without parsing it, so then `reviews` is left
- * out rather than logged wrong, and `proposals` still says whose reviews were sent.
+ * cost beside writing them; should a part come in a shape it cannot count, `reviews` is
+ * left out rather than logged wrong, and `proposals` still says whose reviews were sent.
  */
 export function logExportRead(
   request: FastifyRequest,
@@ -53,8 +73,8 @@ export function logExportRead(
     const parts = [item.allReviewScores, item.allReviewComments].filter((p) => p !== undefined);
     if (parts.length === 0) continue;
     proposals += 1;
-    const counted = parts.find((part) => Array.isArray(part));
-    reviews = counted && reviews !== undefined ? reviews + counted.length : undefined;
+    const counted = reviewsIn(parts[0]);
+    reviews = counted !== undefined && reviews !== undefined ? reviews + counted : undefined;
   }
   return logReviewRead(
     request,
