@@ -55,6 +55,9 @@ const result = await build({
     'create-admin': 'src/cli/create-admin.ts',
     backup: 'src/cli/backup.ts',
     restore: 'src/cli/restore.ts',
+    // The proposal PDF's worker thread, which modules/files/pdf-worker.ts starts as
+    // ./pdf-worker.js from the chunk it is bundled into, in this same folder.
+    'pdf-worker': 'src/modules/files/pdf.worker.ts',
   },
   outdir,
   bundle: true,
@@ -91,7 +94,9 @@ async function writeAtomically(file, contents) {
 // Chunks first: a server started meanwhile must not find an entry naming a chunk not yet
 // written. Earlier builds' chunks stay, for a server still running that loads one late.
 const isEntry = (file) =>
-  /^(main|migrate|create-admin|backup|restore)\.js(\.map)?$/.test(path.basename(file.path));
+  /^(main|migrate|create-admin|backup|restore|pdf-worker)\.js(\.map)?$/.test(
+    path.basename(file.path),
+  );
 for (const file of result.outputFiles.filter((f) => !isEntry(f))) {
   await writeAtomically(file.path, file.contents);
 }

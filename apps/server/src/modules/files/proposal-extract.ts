@@ -1,8 +1,8 @@
 import { fileFields, formatBytes, isPdf } from '@merit/domain';
 import { pdfRenderer, robotoFonts } from '@merit/pdf';
 import { Parser } from 'htmlparser2';
-import { PDFDocument } from 'pdf-lib';
 import type { Content, ContentText, StyleDictionary, TableCell } from 'pdfmake/interfaces';
+import { PdfWorker, type PdfWorkerLimits } from './pdf-worker.js';
 
 /**
  * The proposal extract (GET /download_proposal_extract/{proposalId}/): one PDF with the
@@ -81,22 +81,65 @@ const defaultStyle = { font: 'Roboto', fontSize: 10.5, lineHeight: 1.2, color: c
 const PAGE_MARGINS: [number, number, number, number] = [56, 56, 56, 56];
 
 /**
+ * The most pages of uploaded PDFs one extract merges. Proposals attach CVs, letters and
+ * papers: 2,000 pages is more than any committee reads, and it bounds the work of copying
+ * pages (their objects are parsed and copied) whatever a file's bytes say. A file that
+ * would pass it is named, not merged, as for the cap on bytes.
+ */
+export const MAX_MERGED_PAGES = 2000;
+
+/**
  * The extract's pages, then for each PDF in a file field (forms in order, entries in
  * order) a separator page and the PDF's pages. Files that are not PDFs are named in their
- * form's section only; a PDF that cannot be read gets its separator page with a note.
+ * form's section only; a PDF that cannot be read, or that runs the PDF worker out of
+ * memory or time, gets its separator page with a note. Uploaded PDFs are parsed only in
+ * that worker (pdf-worker.ts), never on the server's own thread.
  */
 export async function renderProposalExtract(
   input: ExtractInput,
   readBytes: ReadFileBytes,
-  options: { attachmentsMaxBytes?: number } = {},
+  options: { attachmentsMaxBytes?: number; pdfWorker?: PdfWorkerLimits } = {},
 ): Promise<Buffer> {
   const cap = options.attachmentsMaxBytes ?? Number.POSITIVE_INFINITY;
-  const shelf = await loadFiles(input, readBytes, cap);
+  const worker = new PdfWorker(options.pdfWorker);
+  try {
+    const loaded = await loadFiles(input, readBytes, cap, worker);
+    // A file that loaded alone may still fail in the merge (its pages' objects are only
+    // copied then): it is named as left out and the extract is laid out again without it.
+    for (;;) {
+      const { documents, owners } = await layOut(input, loaded);
+      const merged = await worker.run({
+        kind: 'merge',
+        documents,
+        title: input.proposalName,
+        subject: `Proposal extract: ${input.callName}`,
+      });
+      if ('pdf' in merged) return Buffer.from(merged.pdf);
+      const at = 'failedAt' in merged ? merged.failedAt : 'at' in merged ? merged.at : null;
+      const fileId = at === null ? undefined : owners[at];
+      const file = fileId === undefined ? undefined : loaded.get(fileId);
+      const problem =
+        'problem' in merged ? merged.problem : 'failed' in merged ? merged.failed : '';
+      // Only uploaded files can fail: the extract's own pages are made here.
+      if (fileId === undefined || !file || file.kind !== 'pdf')
+        throw new Error(`merging the proposal extract failed: ${problem}`);
+      loaded.set(fileId, { kind: 'unreadable', name: file.name, problem });
+    }
+  } finally {
+    await worker.close();
+  }
+}
+
+/**
+ * The extract's own pages and, per attached PDF, its separator and its bytes: the
+ * documents to merge in order, and for each the file it is (null for the extract's own).
+ */
+async function layOut(input: ExtractInput, loaded: Map<number, StoredFile>) {
+  const shelf = shelfOf(loaded);
   const attachments: Attachment[] = [];
   const content: Content[] = [header(input)];
   for (const form of input.forms) content.push(formSection(form, shelf, attachments));
-
-  const extract = await PDFDocument.load(
+  const documents: Uint8Array[] = [
     await render({
       pageSize: 'A4',
       pageMargins: PAGE_MARGINS,
@@ -110,40 +153,19 @@ export async function renderProposalExtract(
         margin: [0, 20, PAGE_MARGINS[2], 0],
       }),
     }),
-  );
-
-  const out = await PDFDocument.create();
-  out.setTitle(input.proposalName);
-  out.setSubject(`Proposal extract: ${input.callName}`);
-  out.setCreator('Merit');
-  await append(out, extract);
+  ];
+  const owners: (number | undefined)[] = [undefined];
   for (const attachment of attachments) {
-    const pages = attachment.pdf && (await copyAll(out, attachment.pdf));
-    const problem =
-      attachment.problem ??
-      (!pages ? 'its pages could not be read' : pages.length ? undefined : 'it has no pages');
     // Each separator is a document of its own, so however long the names on it, the pages
     // that belong to it are known.
-    await append(out, await PDFDocument.load(await render(separator(attachment, problem))));
-    for (const page of pages ?? []) out.addPage(page);
+    documents.push(await render(separator(attachment, attachment.problem)));
+    owners.push(undefined);
+    if (attachment.pdf) {
+      documents.push(attachment.pdf);
+      owners.push(attachment.fileId);
+    }
   }
-  return Buffer.from(await out.save());
-}
-
-async function append(out: PDFDocument, source: PDFDocument): Promise<void> {
-  for (const page of await out.copyPages(source, source.getPageIndices())) out.addPage(page);
-}
-
-/**
- * An uploaded PDF's pages, or null when pdf-lib cannot find them: a file can load yet have
- * no page tree to follow, and one bad upload must not sink the whole extract.
- */
-async function copyAll(out: PDFDocument, source: PDFDocument) {
-  try {
-    return await out.copyPages(source, source.getPageIndices());
-  } catch {
-    return null;
-  }
+  return { documents, owners };
 }
 
 // ---- Files ----------------------------------------------------------------------------
@@ -153,7 +175,7 @@ type StoredFile =
   | { kind: 'unknown' }
   | { kind: 'missing'; name: string }
   | { kind: 'other'; name: string }
-  | { kind: 'pdf'; name: string; pdf: PDFDocument }
+  | { kind: 'pdf'; name: string; bytes: Uint8Array; pages: number }
   | { kind: 'unreadable'; name: string; problem: string };
 
 /** The file a file field's value names; null when the value is no file id at all. */
@@ -161,11 +183,12 @@ type Shelf = (value: unknown) => StoredFile | null;
 
 /** A PDF to merge after the extract, headed by a separator page. */
 interface Attachment {
+  fileId: number;
   form: string;
   entry: number | null;
   field: string;
   fileName: string;
-  pdf: PDFDocument | null;
+  pdf: Uint8Array | null;
   problem?: string;
 }
 
@@ -179,18 +202,21 @@ function fileId(value: unknown): number | null {
 /**
  * Reads every file the file fields name, each once. Only ids in `input.files` are read:
  * an answer could name another proposal's file, and its bytes must not leak in here.
- * PDFs are read in the forms' order while their sizes add up to at most `cap` bytes; a
- * PDF that would go past it is not read, and the extract says it was left out (a proposal
- * of many large files would otherwise hold the server's memory for one download).
+ * PDFs are read in the forms' order while their sizes add up to at most `cap` bytes and
+ * their pages to at most MAX_MERGED_PAGES; a PDF that would go past either is named as
+ * left out (a proposal of many large files would otherwise hold the server's memory for
+ * one download). Each PDF is inspected in the PDF worker.
  */
 async function loadFiles(
   input: ExtractInput,
   readBytes: ReadFileBytes,
   cap: number,
-): Promise<Shelf> {
+  worker: PdfWorker,
+): Promise<Map<number, StoredFile>> {
   const known = new Map(input.files.map((file) => [file.id, file]));
   const loaded = new Map<number, StoredFile>();
   let merged = 0;
+  let pages = 0;
   for (const form of input.forms) {
     const fields = fileFields(form.jsonSchema, form.uiSchema);
     for (const entry of entriesOf(form)) {
@@ -206,32 +232,48 @@ async function loadFiles(
           });
           continue;
         }
-        const stored = await loadFile(file, readBytes);
-        if (stored.kind === 'pdf') merged += file.size;
+        const tooManyPages = `the files merged into one extract are limited to ${MAX_MERGED_PAGES.toLocaleString('en')} pages in all, and this one would go past it`;
+        let stored = await loadFile(file, readBytes, worker, MAX_MERGED_PAGES, tooManyPages);
+        if (stored.kind === 'pdf' && pages + stored.pages > MAX_MERGED_PAGES)
+          stored = { kind: 'unreadable', name: file.name, problem: tooManyPages };
+        if (stored.kind === 'pdf') {
+          merged += file.size;
+          pages += stored.pages;
+        }
         loaded.set(file.id, stored);
       }
     }
   }
+  return loaded;
+}
+
+function shelfOf(loaded: Map<number, StoredFile>): Shelf {
   return (value) => {
     const id = fileId(value);
     return id === null ? null : (loaded.get(id) ?? { kind: 'unknown' });
   };
 }
 
-async function loadFile(file: ExtractFile, readBytes: ReadFileBytes): Promise<StoredFile> {
+async function loadFile(
+  file: ExtractFile,
+  readBytes: ReadFileBytes,
+  worker: PdfWorker,
+  maxPages: number,
+  tooManyPages: string,
+): Promise<StoredFile> {
   const name = file.name;
   const bytes = await readBytes(file.id);
   if (!bytes) return { kind: 'missing', name };
   if (!isPdf(bytes)) return { kind: 'other', name };
-  try {
-    // Encrypted PDFs load only with ignoreEncryption, but their content stays encrypted
-    // and pdf-lib cannot decrypt it: copied pages would come out blank or broken.
-    const pdf = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
-    if (pdf.isEncrypted) return { kind: 'unreadable', name, problem: 'it is encrypted' };
-    return { kind: 'pdf', name, pdf };
-  } catch {
-    return { kind: 'unreadable', name, problem: 'it is not a PDF that could be read' };
-  }
+  const inspected = await worker.run({ kind: 'inspect', bytes, maxPages, tooManyPages });
+  if ('pages' in inspected) return { kind: 'pdf', name, bytes, pages: inspected.pages };
+  const problem =
+    'problem' in inspected
+      ? inspected.problem
+      : 'failed' in inspected
+        ? inspected.failed
+        : 'it could not be read';
+  return { kind: 'unreadable', name, problem };
 }
 
 /** The text a file field shows in its form's section. */
@@ -352,11 +394,12 @@ function formSection(form: ExtractForm, shelf: Shelf, attachments: Attachment[])
       if (!file) return fieldBlock(field, root, 0);
       if (file.kind === 'pdf' || file.kind === 'unreadable') {
         attachments.push({
+          fileId: fileId(field.value)!,
           form: form.name,
           entry: number,
           field: field.label,
           fileName: file.name,
-          pdf: file.kind === 'pdf' ? file.pdf : null,
+          pdf: file.kind === 'pdf' ? file.bytes : null,
           problem: file.kind === 'unreadable' ? file.problem : undefined,
         });
       }
