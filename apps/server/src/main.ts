@@ -1,7 +1,9 @@
+import path from 'node:path';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DatabaseConnectError } from './db/client.js';
 import { dataDirInUse, holdDataDir } from './lib/online-backup.js';
+import { keepNewFilesPrivate, makeTreePrivate, privateDataDir } from './lib/private-files.js';
 import { ensureFirstAdmin } from './modules/users/users.service.js';
 
 /** How long a shutdown waits for requests in flight before giving up. */
@@ -30,6 +32,7 @@ function printBoxed(lines: string[]): void {
 }
 
 async function main(): Promise<void> {
+  keepNewFilesPrivate();
   let config;
   try {
     config = loadConfig();
@@ -38,6 +41,7 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  await privateDataDir(config.dataDir);
   // Two processes on one embedded database corrupt it (lib/online-backup.ts).
   if (!config.databaseUrl && (await dataDirInUse(config.dataDir))) {
     fail(
@@ -52,6 +56,8 @@ async function main(): Promise<void> {
     if (error instanceof DatabaseConnectError) fail(error.message);
     throw error;
   }
+  // The embedded database's files, which PGlite makes 0666 whatever the umask.
+  if (!config.databaseUrl) await makeTreePrivate(path.join(config.dataDir, 'db'));
 
   // From now on `npm run backup` asks this process for snapshots of the embedded
   // database, and another server refuses to open it.

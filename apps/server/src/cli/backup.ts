@@ -15,6 +15,7 @@ import {
   removeLeftovers,
   requestSnapshot,
 } from '../lib/online-backup.js';
+import { keepNewFilesPrivate } from '../lib/private-files.js';
 import { readTar, TarWriter } from '../lib/tar.js';
 
 /**
@@ -23,6 +24,7 @@ import { readTar, TarWriter } from '../lib/tar.js';
  * consistently while the server runs (lib/online-backup.ts). `npm run restore` puts it
  * back. On PostgreSQL, pg_dump backs up the database (README.md, "Backups").
  */
+keepNewFilesPrivate();
 const usage = 'Usage: npm run backup -- [--output FILE.tar.gz]';
 const DAY = 24 * 60 * 60 * 1000;
 

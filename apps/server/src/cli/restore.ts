@@ -15,6 +15,7 @@ import {
   isDataEntry,
   RESTORE_PREFIX,
 } from '../lib/online-backup.js';
+import { keepNewFilesPrivate, privateDataDir } from '../lib/private-files.js';
 import { readTar, TarFormatError } from '../lib/tar.js';
 
 /**
@@ -23,6 +24,8 @@ import { readTar, TarFormatError } from '../lib/tar.js';
  * beside the data first and its database opened and counted; only then does it replace
  * anything, so a damaged archive leaves DATA_DIR as it was.
  */
+// The backup's files come back owner-only, whatever modes the archive recorded.
+keepNewFilesPrivate();
 const usage = 'Usage: npm run restore -- BACKUP.tar.gz [--force]';
 
 function stop(message: string, code = 1): never {
@@ -76,7 +79,7 @@ if ((existing.length > 0 || hasDatabase) && !force) {
   );
 }
 
-await mkdir(dataDir, { recursive: true });
+await privateDataDir(dataDir);
 const release = await holdDataDir(dataDir);
 const unpacked = await mkdtemp(path.join(dataDir, RESTORE_PREFIX));
 const started = performance.now();

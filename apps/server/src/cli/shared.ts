@@ -6,9 +6,11 @@ import {
   type Database,
 } from '../db/client.js';
 import { dataDirInUse, holdDataDir } from '../lib/online-backup.js';
+import { keepNewFilesPrivate } from '../lib/private-files.js';
 
 /** Opens and migrates the configured database for a command-line tool, or exits with one clear line. */
 export async function openConfiguredDatabase(): Promise<{ config: Config; database: Database }> {
+  keepNewFilesPrivate();
   try {
     const config = loadConfig();
     // Two processes on one embedded database corrupt it (lib/online-backup.ts).
