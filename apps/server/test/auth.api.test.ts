@@ -13,7 +13,7 @@ import {
 
 let ctx: TestContext;
 beforeAll(async () => {
-  ctx = await createTestApp();
+  ctx = await createTestApp({ sessions: 'server' });
 });
 afterAll(() => ctx.close());
 

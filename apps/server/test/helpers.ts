@@ -76,8 +76,17 @@ export interface TestContext {
   close: () => Promise<void>;
 }
 
+/** Sessions as long as the settings allow: 30 days, never idle before that. */
+const LONG_SESSIONS = { SESSION_MAX_AGE_HOURS: '720', SESSION_IDLE_MINUTES: '43200' };
+
 export interface TestAppOptions {
   env?: Record<string, string>;
+  /**
+   * 'long' (the default): sessions as long as the settings allow, since most tests move the
+   * clock days ahead to open and close calls and review windows and are not about sessions.
+   * 'server': the server's own defaults, for the tests of session lifetimes.
+   */
+  sessions?: 'long' | 'server';
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -87,6 +96,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestC
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'merit-test-'));
   const clock = new TestClock();
   const config = loadConfig({
+    ...(options.sessions === 'server' ? {} : LONG_SESSIONS),
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
     WEB_DIR: path.join(dataDir, 'web'),

@@ -35,7 +35,7 @@ beforeAll(async () => {
       done();
     },
   });
-  ctx = await createTestApp({ logger: { level: 'info', stream } });
+  ctx = await createTestApp({ sessions: 'server', logger: { level: 'info', stream } });
 });
 afterAll(() => ctx.close());
 
