@@ -33,7 +33,13 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { startServer } from '../../scripts/lib/server.mjs';
-import { databaseName, runAlone, startBenchServer, type BenchServer } from '../lib/bench-server.js';
+import {
+  BENCH_SESSIONS,
+  databaseName,
+  runAlone,
+  startBenchServer,
+  type BenchServer,
+} from '../lib/bench-server.js';
 import {
   Browser,
   cpuMeter,
@@ -434,7 +440,13 @@ function summary(label: string, run: Run, cpu: Record<string, number>, lagP99: n
 
 function startProduction(manifest: Manifest, url: string) {
   return startServer({
-    env: { NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: url, TRUST_PROXY: 'loopback' },
+    env: {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      ...BENCH_SESSIONS,
+      DATABASE_URL: url,
+      TRUST_PROXY: 'loopback',
+    },
   });
 }
 

@@ -16,6 +16,16 @@ import { resultTable, type Figure, type FigureOptions } from './result.js';
 const MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
+ * The manifest's API tokens are made once, when the data is, and used until it is a week old;
+ * the server's sessions (12 hours by default) must last as long. Lifetimes cost nothing per
+ * request, so this changes no figure.
+ */
+export const BENCH_SESSIONS = {
+  SESSION_MAX_AGE_HOURS: String(MAX_AGE_MS / 3_600_000),
+  SESSION_IDLE_MINUTES: String(MAX_AGE_MS / 60_000),
+};
+
+/**
  * The manifest at `path`, generated first when it is missing, older than a week, or of
  * another size than asked for (`small`: 1,000 proposals; `full`: 10,000), or on another
  * database than DATABASE_URL when that is set. It is generated on DATABASE_URL's database
@@ -62,6 +72,7 @@ export function startBenchServer(manifest: Manifest): Promise<BenchServer> {
     env: {
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
+      ...BENCH_SESSIONS,
       DATABASE_URL: 'url' in database ? database.url : undefined,
     },
     ...('dataDir' in database ? { dataDir: database.dataDir } : {}),
