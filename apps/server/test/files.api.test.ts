@@ -734,7 +734,7 @@ describe('the per-user upload quota (UPLOAD_QUOTA_MB, 2 GB unless set)', () => {
     const bytes = Buffer.alloc(1000, 'q');
     // Each fits when it starts (1,000 of 1,500 bytes left); no two together do. They go to
     // different proposals, whose row locks do not keep them apart.
-    const locations = [];
+    const locations: string[] = [];
     for (const proposalId of targets) {
       const res = await createUpload(author, bytes.length, {
         proposal: proposalId,
