@@ -1,6 +1,6 @@
 /**
  * Opens the chair's downloads as a person's spreadsheet program would: CSV with
- * papaparse, XLSX by unzipping it (fflate, which write-excel-file brings) and reading its
+ * papaparse, XLSX by unzipping it (fflate) and reading its
  * sheets, shared strings and properties.
  */
 import { readFile } from 'node:fs/promises';

@@ -66,9 +66,9 @@ const contentSecurityPolicy = {
     imgSrc: ["'self'", 'data:'],
     fontSrc: ["'self'", 'data:'],
     connectSrc: ["'self'"],
-    // The chair's XLSX downloads zip their files in workers fflate starts from blob: URLs
-    // (write-excel-file, for files over 160 KB); only the page's own scripts can make one.
-    workerSrc: ["'self'", 'blob:'],
+    // The captcha's proof-of-work worker is a file of this origin; nothing starts workers
+    // from blob: URLs (the chair's XLSX downloads zip with CompressionStream, no worker).
+    workerSrc: ["'self'"],
     objectSrc: ["'none'"],
     frameAncestors: ["'none'"],
     baseUri: ["'self'"],
