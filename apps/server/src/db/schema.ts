@@ -193,6 +193,37 @@ export const rateLimitHits = pgTable(
   (t) => [primaryKey({ columns: [t.bucket, t.windowStart] })],
 );
 
+/**
+ * Counts of the events that signal an attack or a fault (lib/alerts.ts), per kind and
+ * fixed window. Each process counts in memory and adds its counts here every few
+ * seconds, so the processes' counts add up and a normal request writes nothing.
+ */
+export const alertCounts = pgTable(
+  'alert_counts',
+  {
+    kind: varchar('kind', { length: 40 }).notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.windowStart] })],
+);
+
+/**
+ * The alerts raised: one row per kind and hour, inserted in the transaction that queues
+ * the mails, so whichever process passes the threshold first alerts and no other does.
+ */
+export const alertsRaised = pgTable(
+  'alerts_raised',
+  {
+    kind: varchar('kind', { length: 40 }).notNull(),
+    hourStart: timestamp('hour_start', { withTimezone: true }).notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    count: integer('count').notNull(),
+    raisedAt: timestamp('raised_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.hourStart] })],
+);
+
 /** Secrets the processes must share (the captcha signing key), made once on first start. */
 export const appSecrets = pgTable('app_secrets', {
   name: varchar('name', { length: 100 }).primaryKey(),
