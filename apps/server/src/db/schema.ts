@@ -671,3 +671,51 @@ export const downloadTickets = pgTable(
     check('download_tickets_kind_check', sql`${t.kind} in ('file', 'extract')`),
   ],
 );
+
+/**
+ * A user's two-step verification (TOTP, RFC 6238), one row per user. The key is stored
+ * encrypted (AES-256-GCM under the `two-factor-key` app secret); `enabledAt` is null
+ * while a setup waits for its first code. `lastStep` is the time step of the last code
+ * accepted, so no code works twice (ASVS V2.8.4).
+ */
+export const userTwoFactor = pgTable('user_two_factor', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secretEncrypted: text('secret_encrypted').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  enabledAt: timestamp('enabled_at', { withTimezone: true }),
+  lastStep: integer('last_step'),
+});
+
+/** Single-use recovery codes for two-step verification; only their SHA-256 digests. */
+export const twoFactorRecoveryCodes = pgTable(
+  'two_factor_recovery_codes',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: varchar('code_hash', { length: 64 }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('two_factor_recovery_codes_user_idx').on(t.userId)],
+);
+
+/**
+ * A login that passed its password and waits for its second step: single-use, for
+ * TWO_FACTOR_TICKET_TTL_MS and TWO_FACTOR_TICKET_MAX_FAILURES wrong codes. Only its digest
+ * is stored.
+ */
+export const twoFactorTickets = pgTable(
+  'two_factor_tickets',
+  {
+    ticketHash: varchar('ticket_hash', { length: 64 }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    failures: integer('failures').notNull().default(0),
+  },
+  (t) => [index('two_factor_tickets_expires_idx').on(t.expiresAt)],
+);
