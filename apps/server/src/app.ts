@@ -20,6 +20,7 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './pl
 import { registerInputGuard } from './plugins/input-guard.js';
 import { createResponseSerializer } from './plugins/serializer.js';
 import { createJobRunner } from './lib/jobs.js';
+import { registerAlerts } from './lib/alerts.js';
 import { loggerOptions } from './lib/log-options.js';
 import { registerUnitOfWork } from './lib/work.js';
 import { registerWeb } from './plugins/web.js';
@@ -50,6 +51,8 @@ export interface BuildOptions {
   now?: () => Date;
   /** How often the job runner looks for due jobs (mail); it is also woken after each commit. */
   jobPollMs?: number;
+  /** How often each process adds its alert counts to the database (lib/alerts.ts). */
+  alertFlushMs?: number;
   /** Check every response against its zod schema too (tests): see plugins/serializer.ts. */
   validateResponses?: boolean;
   logger?: FastifyServerOptions['logger'];
@@ -124,6 +127,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Before the database closes (onClose), let the pass under way finish.
     app.addHook('preClose', () => jobs.stop());
     registerUnitOfWork(app);
+    registerAlerts(app, options.alertFlushMs ?? 5_000);
     app.decorateRequest('user', null);
     // Every route with its body schema, for the tests that go through all of them: the
     // authorization table (each one has a decided access rule) and the bad-input test.

@@ -226,3 +226,38 @@ describe('SESSION_MAX_AGE_HOURS and SESSION_IDLE_MINUTES', () => {
     );
   });
 });
+
+describe('ALERT_* settings (ASVS V8.1.4)', () => {
+  it('default to 50 failed logins, 200 refusals, 100 rate-limited and 10 server errors per 5 minutes', () => {
+    expect(loadConfig({}).alerts).toEqual({
+      thresholds: { login_failed: 50, access_refused: 200, rate_limited: 100, server_error: 10 },
+      emails: [],
+    });
+  });
+
+  it('read each threshold, 0 turning one off, and a list of extra addresses', () => {
+    const { alerts } = loadConfig({
+      ALERT_FAILED_LOGINS: '20',
+      ALERT_REFUSED_REQUESTS: '0',
+      ALERT_RATE_LIMITED: '30',
+      ALERT_SERVER_ERRORS: '3',
+      ALERT_EMAILS: ' ops@example.org, security@example.org ,',
+    });
+    expect(alerts).toEqual({
+      thresholds: { login_failed: 20, access_refused: 0, rate_limited: 30, server_error: 3 },
+      emails: ['ops@example.org', 'security@example.org'],
+    });
+  });
+
+  it.each(['ten', '-1', '2.5'])('refuses ALERT_SERVER_ERRORS=%s, naming it', (value) => {
+    expect(errorOf({ ALERT_SERVER_ERRORS: value }).message).toBe(
+      `ALERT_SERVER_ERRORS must be a whole number of events per 5 minutes (0 turns this alert off), but is "${value}".`,
+    );
+  });
+
+  it('refuses an ALERT_EMAILS entry that is not an address', () => {
+    expect(errorOf({ ALERT_EMAILS: 'ops@example.org, security' }).message).toBe(
+      'ALERT_EMAILS must list email addresses, comma-separated, but "security" is not one.',
+    );
+  });
+});

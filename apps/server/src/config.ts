@@ -7,6 +7,7 @@ import {
   SESSION_IDLE_MINUTES_MIN,
   type SessionPolicy,
 } from '@merit/domain';
+import type { AlertKind, AlertSettings } from './lib/alerts.js';
 
 /**
  * Merit is configured by environment variables only (ARCHITECTURE.md "Runtime shape").
@@ -59,6 +60,11 @@ export interface Config {
    * records when they did (ASVS V8.3.3).
    */
   privacyNoticeUrl: string | undefined;
+  /**
+   * When to mail the administrators about abnormal request rates (ASVS V8.1.4): each
+   * kind's count per 5 minutes (`ALERT_*`, 0 turns one off), and ALERT_EMAILS.
+   */
+  alerts: AlertSettings;
 }
 
 export interface S3Config {
@@ -323,6 +329,40 @@ function readS3(env: Env): S3Config | undefined {
   };
 }
 
+/** Each kind's setting and default, per 5 minutes: well past what a committee's own use causes. */
+const ALERT_SETTINGS: Record<AlertKind, { name: string; fallback: number }> = {
+  login_failed: { name: 'ALERT_FAILED_LOGINS', fallback: 50 },
+  access_refused: { name: 'ALERT_REFUSED_REQUESTS', fallback: 200 },
+  rate_limited: { name: 'ALERT_RATE_LIMITED', fallback: 100 },
+  server_error: { name: 'ALERT_SERVER_ERRORS', fallback: 10 },
+};
+
+function readAlerts(env: Env): AlertSettings {
+  const thresholds = {} as Record<AlertKind, number>;
+  for (const [kind, { name, fallback }] of Object.entries(ALERT_SETTINGS)) {
+    const raw = read(env, name);
+    if (raw !== undefined && !/^\d+$/.test(raw)) {
+      throw new ConfigError(
+        name,
+        `must be a whole number of events per 5 minutes (0 turns this alert off), but is "${raw}".`,
+      );
+    }
+    thresholds[kind as AlertKind] = raw === undefined ? fallback : Number(raw);
+  }
+  const emails = (read(env, 'ALERT_EMAILS') ?? '')
+    .split(',')
+    .map((address) => address.trim())
+    .filter(Boolean);
+  const wrong = emails.find((address) => !/^[^\s@]+@[^\s@]+$/.test(address));
+  if (wrong !== undefined) {
+    throw new ConfigError(
+      'ALERT_EMAILS',
+      `must list email addresses, comma-separated, but "${wrong}" is not one.`,
+    );
+  }
+  return { thresholds, emails };
+}
+
 function readInitialAdmin(env: Env): Config['initialAdmin'] {
   const names = ['INITIAL_ADMIN_USERNAME', 'INITIAL_ADMIN_EMAIL', 'INITIAL_ADMIN_PASSWORD'];
   const [username, email, password] = names.map((n) => read(env, n));
@@ -379,5 +419,6 @@ export function loadConfig(env: Env = process.env): Config {
     oidc: readOidc(env),
     s3: readS3(env),
     privacyNoticeUrl: readUrl(env, 'PRIVACY_NOTICE_URL', ['http', 'https']),
+    alerts: readAlerts(env),
   };
 }

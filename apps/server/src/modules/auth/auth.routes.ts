@@ -88,6 +88,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         userId ??= (await findUserByUsername(app.db, username).catch(() => undefined))?.id ?? null;
         const reason = error instanceof HttpError ? error.code : 'error';
         logSecurityEvent(request.log, 'login.failed', { userId, reason });
+        app.alerts.record('login_failed');
         throw error;
       }
     },

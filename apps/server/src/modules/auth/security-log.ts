@@ -27,9 +27,15 @@ export type SecurityEvent =
    * Someone read reviews' content (ASVS V8.3.5): `kind` says through which route, with the
    * call, the proposal (one proposal's reviews) and how many reviews; never their text.
    */
-  | 'review.read';
+  | 'review.read'
+  /**
+   * An abnormal rate of one `kind` of event (lib/alerts.ts, ASVS V8.1.4): its `count` in
+   * the `window` (ISO start/end) that passed the threshold; the administrators are mailed.
+   */
+  | 'alert.raised';
 
 const FAILURES = new Set<SecurityEvent>(['login.failed', 'access.refused']);
+const ALARMS = new Set<SecurityEvent>(['alert.raised']);
 
 /**
  * Writes one security event to the request's log, which carries the request id, the time
@@ -53,9 +59,13 @@ export function logSecurityEvent(
     proposalId?: number;
     proposals?: number;
     reviews?: number;
+    /** For `alert.raised`: see lib/alerts.ts. */
+    count?: number;
+    window?: string;
   },
 ): void {
   const entry = { securityEvent: event, ...fields };
-  if (FAILURES.has(event)) log.warn(entry, `security event: ${event}`);
+  if (ALARMS.has(event)) log.error(entry, `security event: ${event}`);
+  else if (FAILURES.has(event)) log.warn(entry, `security event: ${event}`);
   else log.info(entry, `security event: ${event}`);
 }
