@@ -1,4 +1,5 @@
 import {
+  exportTypeNotInCall,
   resourceSortMessages,
   type CallProposal,
   type CallProposalExport,
@@ -627,5 +628,220 @@ describe('the chair’s export: the whole call in one read', () => {
     const res = await exportOf(w.people.chair, emptyCallId);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ items: [], total: 0, resourceTotals: {}, facilities: [] });
+  });
+});
+
+describe('the chair’s export of one proposal type', () => {
+  /** A call of two types, each with its own resource and review forms, beside `w`'s. */
+  let two: Awaited<ReturnType<typeof makeTwoTypes>>;
+
+  async function makeTwoTypes() {
+    const { forms, people } = w;
+    const now = ctx.clock.now();
+    const risks = await form(2, {
+      type: 'object',
+      properties: { risks: { type: 'string', title: 'Risks' } },
+    });
+    const callId = await ctx.app.writeAs({ id: people.admin.user.id, isAdmin: true }, (work) =>
+      saveCall(
+        work,
+        callPayload(
+          w.committeeId,
+          { proposal: forms.project, proposalMulti: forms.telescope, ...forms },
+          now,
+          {
+            name: 'Two kinds',
+            proposalTypes: [
+              {
+                typeName: 'Observing',
+                typeId: null,
+                proposalForms: [forms.project, forms.telescope],
+                reviewForms: [forms.review, forms.score],
+              },
+              {
+                typeName: 'Computing',
+                typeId: null,
+                proposalForms: [forms.project, forms.compute, forms.disk],
+                reviewForms: [risks, forms.score],
+              },
+            ],
+          },
+        ),
+      ),
+    );
+    const types = (await people.chair.call('GET', `/calls/${callId}/`)).json().proposalTypes as {
+      typeId: number;
+    }[];
+    const [observing, computing] = types.map((type) => type.typeId) as [number, number];
+    const propose = async (
+      name: string,
+      proposalTypeId: number,
+      entries: Entries,
+      { stateVal = 1, authorId = people.author.user.id } = {},
+    ) => {
+      const proposal = await makeProposal(ctx.app, { callId, proposalTypeId, authorId, stateVal });
+      await ctx.app.db.update(proposals).set({ name }).where(eq(proposals.id, proposal.id));
+      for (const [i, [formId, data]] of entries.entries())
+        await ctx.app.db
+          .insert(proposalResponses)
+          .values({ proposalId: proposal.id, formId, entryIndex: i, data, updatedAt: now });
+      return proposal.id;
+    };
+    const review = async (proposalId: number, answers: [number, Record<string, unknown>][]) => {
+      await assignReviewers(ctx.app, proposalId, [people.member.user.id]);
+      const [row] = await ctx.app.db
+        .insert(reviews)
+        .values({
+          proposalId,
+          reviewerId: people.member.user.id,
+          score: 3,
+          scores: [{ name: 'merit', value: 3 }],
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      await ctx.app.db
+        .insert(reviewResponses)
+        .values(
+          answers.map(([formId, data]) => ({ reviewId: row!.id, formId, data, updatedAt: now })),
+        );
+    };
+    const alpha = await propose('Alpha', observing, [
+      [forms.telescope, { facility: 'ATCA', hours: 10, nights: 1 }],
+    ]);
+    await propose('Arc', observing, [[forms.telescope, { facility: 'Parkes', hours: 3 }]], {
+      stateVal: 0,
+    });
+    const beta = await propose('Beta', computing, [
+      [forms.compute, { facility: 'Pawsey', hours: 100 }],
+      [forms.disk, { terabytes: 2 }],
+    ]);
+    await propose('Bog', computing, [[forms.compute, { facility: 'ATCA', hours: 7 }]]);
+    await propose(
+      'Chair’s computing',
+      computing,
+      [[forms.compute, { facility: 'Pawsey', hours: 1 }]],
+      {
+        authorId: people.chair.user.id,
+      },
+    );
+    await review(alpha, [
+      [forms.review, { strengths: 'Observing words' }],
+      [forms.score, { merit: 3 }],
+    ]);
+    await review(beta, [
+      [risks, { risks: 'Computing words' }],
+      [forms.score, { merit: 3 }],
+    ]);
+    return { callId, observing, computing };
+  }
+
+  beforeAll(async () => {
+    two = await makeTwoTypes();
+  });
+
+  const everything = 'include=allReviewScores,allReviewComments';
+  const exportOf = (who: Person, query: string, callId = two.callId) =>
+    who.call('GET', `/calls/${callId}/proposals/export/?${query}`);
+
+  it('holds that type’s proposals only: the whole call’s rows of the type, with their scores and comments', async () => {
+    const whole = (await exportOf(w.people.chair, everything)).json() as CallProposalExport;
+    expect(whole.total).toBe(5);
+    for (const [typeId, names, words, others] of [
+      [two.observing, ['Alpha', 'Arc'], 'Observing words', 'Computing words'],
+      [two.computing, ['Beta', 'Bog', 'Chair’s computing'], 'Computing words', 'Observing words'],
+    ] as const) {
+      for (const include of ['', 'include=allReviewComments', everything]) {
+        const res = await exportOf(w.people.chair, `${include}&type=${typeId}`);
+        expect(res.statusCode, res.body).toBe(200);
+        const body = res.json() as CallProposalExport;
+        const unfiltered = (await exportOf(w.people.chair, include)).json() as CallProposalExport;
+        const ofType = unfiltered.items.filter((item) => item.proposalTypeId === typeId);
+        expect(body.items, include).toEqual(ofType);
+        expect(body.total).toBe(ofType.length);
+        expect(body.items.map((item) => item.proposalName)).toEqual(names);
+        if (include !== '') expect(res.body).toContain(words);
+        expect(res.body).not.toContain(others);
+      }
+    }
+    // The comments are the type's review forms' (Strengths or Risks), as in the whole call.
+    const computing = (
+      await exportOf(w.people.chair, `${everything}&type=${two.computing}`)
+    ).json() as CallProposalExport;
+    expect(computing.items[0]!.allReviewComments).toEqual([
+      {
+        reviewer: { id: w.people.member.user.id, name: 'Mia Member' },
+        comments: [{ name: 'Risks', value: 'Computing words' }],
+      },
+    ]);
+    const beta = whole.items.find((item) => item.proposalName === 'Beta')!;
+    expect(beta.allReviewScores).toHaveLength(1);
+    expect(computing.items[0]!.allReviewScores).toEqual(beta.allReviewScores);
+  });
+
+  it('gives the type’s resource totals and the facilities its proposals name', async () => {
+    const whole = (await exportOf(w.people.chair, '')).json() as CallProposalExport;
+    expect(whole.resourceTotals).toEqual({
+      '': { terabytes: 2 },
+      ATCA: { hours: 17, nights: 1 },
+      Pawsey: { hours: 101 },
+    });
+    expect(whole.facilities).toEqual(['', 'ATCA', 'Parkes', 'Pawsey']);
+    const observing = (
+      await exportOf(w.people.chair, `type=${two.observing}`)
+    ).json() as CallProposalExport;
+    // The draft's Parkes hours are not counted, but Parkes is named (the list's rule).
+    expect(observing.resourceTotals).toEqual({ ATCA: { hours: 10, nights: 1 } });
+    expect(observing.facilities).toEqual(['ATCA', 'Parkes']);
+    const computing = (
+      await exportOf(w.people.chair, `type=${two.computing}`)
+    ).json() as CallProposalExport;
+    expect(computing.resourceTotals).toEqual({
+      '': { terabytes: 2 },
+      ATCA: { hours: 7 },
+      Pawsey: { hours: 101 },
+    });
+    expect(computing.facilities).toEqual(['', 'ATCA', 'Pawsey']);
+  });
+
+  it('refuses a type that is not an id, or not one of the call’s types', async () => {
+    const otherCallsType = (await w.people.chair.call('GET', `/calls/${w.callId}/`)).json()
+      .proposalTypes[0].typeId as number;
+    for (const type of [otherCallsType, 2147483647]) {
+      const res = await exportOf(w.people.chair, `${everything}&type=${type}`);
+      expect(res.statusCode, String(type)).toBe(400);
+      expect(res.json()).toEqual({
+        code: 'validation_error',
+        detail: exportTypeNotInCall,
+        fields: { type: [exportTypeNotInCall] },
+      });
+      expect(res.body).not.toContain('Quasars');
+    }
+    for (const type of ['', 'x', '0', '01', '1.0', '-1', '2147483648', ' 1']) {
+      const res = await exportOf(w.people.chair, `type=${encodeURIComponent(type)}`);
+      expect(res.statusCode, type).toBe(400);
+      expect(res.json()).toMatchObject({
+        code: 'validation_error',
+        fields: { type: ['Expected an id: a whole number from 1 to 2147483647.'] },
+      });
+    }
+  });
+
+  it('refuses everyone but the call’s chairs, whatever the type', async () => {
+    for (const who of [w.people.member, w.people.author])
+      for (const type of [two.observing, two.computing, 2147483647]) {
+        const res = await exportOf(who, `${everything}&type=${type}`);
+        expect(res.statusCode, String(type)).toBe(403);
+        expect(res.json()).toMatchObject({ code: 'forbidden' });
+        expect(res.body).not.toContain('words');
+      }
+    const anonymous = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/v1/calls/${two.callId}/proposals/export/?type=${two.observing}`,
+    });
+    expect(anonymous.statusCode).toBe(401);
+    const missing = await exportOf(w.people.chair, `type=${two.observing}`, two.callId + 1000);
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().code).toBe('not_found');
   });
 });

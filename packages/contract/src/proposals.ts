@@ -269,8 +269,18 @@ export type CallProposalExportPart = (typeof CALL_PROPOSAL_EXPORT_PARTS)[number]
 
 const exportPartsMessage = `Include any of: ${CALL_PROPOSAL_EXPORT_PARTS.join(', ')}, comma-separated.`;
 
-/** The query of GET /calls/{callId}/proposals/export/: `include`, the parts beyond the rows. */
+/** The refusal of an export's `type` that is an id, but of no proposal type of the call. */
+export const exportTypeNotInCall =
+  'This proposal type does not belong to this call: give one of its types, or no type for the whole call.';
+
+/**
+ * The query of GET /calls/{callId}/proposals/export/: `include`, the parts beyond the rows,
+ * and `type`, one proposal type of the call whose proposals alone the export holds (each
+ * of the chair's downloads but the whole-call workbook is of one type). A `type` that is
+ * not an id, or not one of the call's types, is refused (400).
+ */
 export const callProposalExportQuery = z.object({
+  type: idParam.optional(),
   include: z
     .string()
     .max(200, { error: exportPartsMessage })
@@ -298,6 +308,13 @@ export type CallProposalExportQuery = z.output<typeof callProposalExportQuery>;
  * (by name), with the call's resource totals and facilities; `allReviewScores` and
  * `allReviewComments` only when `include` names them (absent otherwise, as on the
  * chair's own proposals).
+ *
+ * With `type`, every part is of that type's proposals only: `items` and `total` are its
+ * proposals (with their reviews' scores and comments), `resourceTotals` the sums over its
+ * submitted and reviewed proposals, and `facilities` the facilities its proposals name
+ * (drafts' too), in the same order. The chair's list has no type filter (it shows the
+ * whole call's totals); the downloads write no totals, and `facilities` only orders the
+ * facilities their rows name, so a type's files are the same either way.
  */
 export const callProposalExport = z.object({
   items: z.array(callProposal),

@@ -77,10 +77,14 @@ async function readChairData(
   knownTotals?: CallResourceTotals,
   answersRead: 'all' | 'text' | 'none' = 'all',
 ) {
+  // A whole call's reads (the export) may be of one of its types.
+  const typeId = 'callId' in resources ? resources.typeId : undefined;
   const [reviewRows, reviewerRows, answers, forms, entries, totals] = await Promise.all([
-    'callId' in reviewed ? reviewsOfCall(tx, callId) : reviewsOfProposals(tx, [...reviewed.ids]),
     'callId' in reviewed
-      ? reviewersOfCall(tx, callId)
+      ? reviewsOfCall(tx, callId, reviewed.typeId)
+      : reviewsOfProposals(tx, [...reviewed.ids]),
+    'callId' in reviewed
+      ? reviewersOfCall(tx, callId, reviewed.typeId)
       : reviewersOfProposals(tx, [...reviewed.ids]),
     // The reviews' answers are most of what a call's reviews hold: read only for comments,
     // and for the export only those holding a text.
@@ -88,14 +92,14 @@ async function readChairData(
       ? new Map<number, Map<number, Record<string, unknown>>>()
       : 'callId' in reviewed
         ? answersRead === 'text'
-          ? textAnswersOfCall(tx, callId)
-          : reviewAnswersOfCall(tx, callId)
+          ? textAnswersOfCall(tx, callId, reviewed.typeId)
+          : reviewAnswersOfCall(tx, callId, reviewed.typeId)
         : reviewAnswersOfProposals(tx, [...reviewed.ids]),
-    reviewFormsOfCall(tx, callId),
+    reviewFormsOfCall(tx, callId, typeId),
     'callId' in resources
-      ? resourceEntriesOfCall(tx, callId)
+      ? resourceEntriesOfCall(tx, callId, resources.typeId)
       : resourceEntriesOf(tx, [...resources.ids]),
-    knownTotals ?? resourceTotalsOf(tx, callId),
+    knownTotals ?? resourceTotalsOf(tx, callId, undefined, typeId),
   ]);
   return { reviewRows, reviewerRows, answers, forms, entries, totals };
 }
@@ -138,13 +142,15 @@ const ALL_PARTS: readonly CallProposalExportPart[] = ['allReviewScores', 'allRev
  * comments only when `parts` names them; the reviews' answers are read only for comments,
  * and only those that hold a text. Each proposal's comments are written as the JSON the
  * body holds (`RawJson`), not as objects: a large call's comments are most of its body.
+ * With `typeId`, of that type's proposals only, and its totals and facilities.
  */
 export async function callChairColumns(
   work: ReadWork,
   call: CallRow,
   parts: readonly CallProposalExportPart[],
+  typeId?: number,
 ): Promise<(rows: readonly CallProposalRow[]) => ChairColumnsOfRows> {
-  const all = { callId: call.id };
+  const all = { callId: call.id, typeId };
   const answers = parts.includes('allReviewComments') ? 'text' : 'none';
   const data = await readChairData(work.tx, call.id, all, all, undefined, answers);
   return (rows) => chairColumnsFrom(data, rows, parts, 'json');

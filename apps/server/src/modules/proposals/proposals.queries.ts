@@ -657,7 +657,21 @@ function resourceAmountsOfCall(callId: number, sort: ResourceSort) {
 }
 
 /** A list of a call's proposals as one caller asks for it: its search and its sort. */
-type CallProposalsListQuery = ListQuery & { resourceSort?: ResourceSort };
+type CallProposalsListQuery = ListQuery & { resourceSort?: ResourceSort; typeId?: number };
+
+/**
+ * The proposals of a call, or of one of its types with `typeId` (the chair's export of
+ * one type): every read of the export chooses its rows by this.
+ */
+const ofCall = (callId: number, typeId?: number) =>
+  and(
+    eq(proposals.callId, callId),
+    typeId === undefined ? undefined : eq(proposals.proposalTypeId, typeId),
+  );
+
+/** The ids of the proposals of a call (of one of its types), as a subquery. */
+const idsOfCall = (tx: Tx, callId: number, typeId?: number) =>
+  tx.select({ id: proposals.id }).from(proposals).where(ofCall(callId, typeId));
 
 /**
  * The proposals of a call the caller may see, searched and sorted, as a query still to
@@ -699,7 +713,7 @@ function callProposalsSelect(
   const authorName = nameOf(users);
   const pattern = query.q ? containing(query.q) : null;
   const where = and(
-    eq(proposals.callId, call.id),
+    ofCall(call.id, query.typeId),
     visible[scope.rows],
     pattern
       ? or(
@@ -787,16 +801,23 @@ export async function callProposalPage(
 }
 
 /**
- * Every proposal of a call the caller may see, in the list's default order (by name):
- * its pages' rows in one query, for the chair's export.
+ * Every proposal of a call the caller may see (of one of its types with `typeId`), in the
+ * list's default order (by name): its pages' rows in one query, for the chair's export.
  */
 export async function callProposalRows(
   tx: Tx,
   actor: CommitteeActor,
   call: CallRow,
   now: Date,
+  typeId?: number,
 ): Promise<CallProposalRow[]> {
-  const query = { page: 1, pageSize: MAX_PAGE_SIZE, sort: CALL_PROPOSALS_DEFAULT_SORT, q: '' };
+  const query = {
+    page: 1,
+    pageSize: MAX_PAGE_SIZE,
+    sort: CALL_PROPOSALS_DEFAULT_SORT,
+    q: '',
+    typeId,
+  };
   const { rows } = callProposalsSelect(tx, actor, call, query, now);
   return (await rows).map(rowOf);
 }
@@ -855,16 +876,21 @@ export async function teamsAndWindows(
 }
 
 /**
- * The same for every proposal of a call, chosen by the call's id (no list of thousands
- * of ids): the collaborators of its drafts, and every extension on the call.
+ * The same for every proposal of a call (of one of its types with `typeId`), chosen by
+ * the call's id (no list of thousands of ids): the collaborators of its drafts, and every
+ * extension on the call.
  */
-export async function teamsAndWindowsOfCall(tx: Tx, callId: number): Promise<TeamsAndWindows> {
+export async function teamsAndWindowsOfCall(
+  tx: Tx,
+  callId: number,
+  typeId?: number,
+): Promise<TeamsAndWindows> {
   const [team, extended] = await Promise.all([
     tx
       .select(teamColumns)
       .from(proposalCollaborators)
       .innerJoin(proposals, eq(proposals.id, proposalCollaborators.proposalId))
-      .where(and(eq(proposals.callId, callId), eq(proposals.stateVal, 0))),
+      .where(and(ofCall(callId, typeId), eq(proposals.stateVal, 0))),
     tx.select(windowColumns).from(extensions).where(eq(extensions.callId, callId)),
   ]);
   return teamsAndWindowsOf(team, extended);
@@ -891,14 +917,18 @@ export async function resourceEntriesOf(
   return resourceEntriesWhere(tx, inArray(proposalResponses.proposalId, proposalIds));
 }
 
-/** The saved entries of the resource forms of every proposal of a call, in one query. */
-export async function resourceEntriesOfCall(tx: Tx, callId: number): Promise<ResourceEntryRow[]> {
+/**
+ * The saved entries of the resource forms of every proposal of a call (of one of its
+ * types with `typeId`), in one query.
+ */
+export async function resourceEntriesOfCall(
+  tx: Tx,
+  callId: number,
+  typeId?: number,
+): Promise<ResourceEntryRow[]> {
   return resourceEntriesWhere(
     tx,
-    inArray(
-      proposalResponses.proposalId,
-      tx.select({ id: proposals.id }).from(proposals).where(eq(proposals.callId, callId)),
-    ),
+    inArray(proposalResponses.proposalId, idsOfCall(tx, callId, typeId)),
   );
 }
 
@@ -975,12 +1005,14 @@ function facilitySql(resourceForms: readonly ResourceForm[]) {
  * the two to the same answers. Also names every facility any proposal names, drafts'
  * too, for the list's columns. The call's resource forms are read first, so the sums are
  * plain columns of one grouped scan (one per data field), not a JSON function per entry;
- * a caller that has read them already passes them in.
+ * a caller that has read them already passes them in. With `typeId`, the same over that
+ * type's proposals only (the chair's export of one type).
  */
 export async function resourceTotalsOf(
   tx: Tx,
   callId: number,
   knownForms?: readonly ResourceForm[],
+  typeId?: number,
 ): Promise<{ totals: ResourceValues; facilities: string[] }> {
   const resourceForms = knownForms ?? (await resourceFormsOfCall(tx, callId));
   if (resourceForms.length === 0) return { totals: {}, facilities: [] };
@@ -1009,7 +1041,7 @@ export async function resourceTotalsOf(
     .innerJoin(proposals, eq(proposals.id, proposalResponses.proposalId))
     .where(
       and(
-        eq(proposals.callId, callId),
+        ofCall(callId, typeId),
         inArray(
           proposalResponses.formId,
           resourceForms.map((f) => f.id),
@@ -1102,11 +1134,13 @@ export async function myProposals(tx: Tx, actorId: number) {
  * hold at least one text (by review id, then form id). Comments are the texts of the
  * answers (`textAnswers`), so an answer of numbers only (a Review Score Form's) is not
  * read: on a 10,000-proposal call that is half of the 80,000 answers, which `pg` parsed
- * and the server dropped (bench/README.md, figure (d)). Chosen by the call's id.
+ * and the server dropped (bench/README.md, figure (d)). Chosen by the call's id (and
+ * `typeId`, the type of a one-type export).
  */
 export async function textAnswersOfCall(
   tx: Tx,
   callId: number,
+  typeId?: number,
 ): Promise<Map<number, Map<number, Record<string, unknown>>>> {
   const rows = await tx
     .select({
@@ -1118,10 +1152,7 @@ export async function textAnswersOfCall(
     .innerJoin(reviews, eq(reviews.id, reviewResponses.reviewId))
     .where(
       and(
-        inArray(
-          reviews.proposalId,
-          tx.select({ id: proposals.id }).from(proposals).where(eq(proposals.callId, callId)),
-        ),
+        inArray(reviews.proposalId, idsOfCall(tx, callId, typeId)),
         sql`jsonb_path_exists(${reviewResponses.data}, '$.* ? (@.type() == "string")')`,
       ),
     );

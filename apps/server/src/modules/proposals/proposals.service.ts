@@ -1,4 +1,5 @@
 import {
+  exportTypeNotInCall,
   parseSort,
   proposalErrorCodes,
   resourceSortMessages,
@@ -210,7 +211,10 @@ function resourceSortOf(forms: readonly ResourceForm[], query: CallProposalsQuer
  * resource totals: the downloads' rows in one read. Each review's scores and comments
  * only when `query.include` names them, so each download is sent only what it writes. Only for the call's chairs (and
  * admins), whom `call.manage` names; a fixed number of queries, each choosing its rows
- * by the call's id, whatever the call holds.
+ * by the call's id, whatever the call holds. With `query.type`, by the call's id and that
+ * type: the rows, reviews, comments, totals and facilities of its proposals only (a
+ * download of one type is sent none of the others'); refused (400) when the call has no
+ * such type.
  */
 export async function getCallProposalExport(
   work: ReadWork,
@@ -219,11 +223,14 @@ export async function getCallProposalExport(
 ): Promise<CallProposalExport> {
   const { call, own, resource } = await callToList(work, callId);
   authorize(work.actor, 'call.manage', resource, work.now);
-  // Every read chooses its rows by the call's id, so none waits for another.
+  const typeId = query.type;
+  if (typeId !== undefined && !(await typeOfCall(work.tx, call.id, typeId)))
+    throw invalid({ type: [exportTypeNotInCall] }, exportTypeNotInCall);
+  // Every read chooses its rows by the call's id (and type), so none waits for another.
   const [rows, teams, chairColumnsOfRows] = await Promise.all([
-    callProposalRows(work.tx, work.actor, call, work.now),
-    teamsAndWindowsOfCall(work.tx, call.id),
-    callChairColumns(work, call, query.include),
+    callProposalRows(work.tx, work.actor, call, work.now, typeId),
+    teamsAndWindowsOfCall(work.tx, call.id, typeId),
+    callChairColumns(work, call, query.include, typeId),
   ]);
   const editable = await editableOf(work, call, own, rows, teams);
   const chairs = chairColumnsOfRows(rows);

@@ -166,14 +166,26 @@ export const reviewScoresJsonSql = (proposalId: AnyPgColumn) => sql<
  * proposal of a call, chosen in SQL by the call's id, so the export of a 10,000-proposal
  * call sends no list of 10,000 parameters.
  */
-export type ProposalSet = { ids: readonly number[] } | { callId: number };
+/**
+ * Some proposals: by their ids, or every proposal of a call, or of one of its types
+ * (`typeId`: the chair's export of one type).
+ */
+export type ProposalSet = { ids: readonly number[] } | { callId: number; typeId?: number };
 
 /** `column` (a proposal id) is in the set; undefined when the set is an empty list of ids. */
 function inSet(tx: Tx, column: AnyPgColumn, set: ProposalSet) {
   if ('callId' in set)
     return inArray(
       column,
-      tx.select({ id: proposals.id }).from(proposals).where(eq(proposals.callId, set.callId)),
+      tx
+        .select({ id: proposals.id })
+        .from(proposals)
+        .where(
+          and(
+            eq(proposals.callId, set.callId),
+            set.typeId === undefined ? undefined : eq(proposals.proposalTypeId, set.typeId),
+          ),
+        ),
     );
   return set.ids.length === 0 ? undefined : inArray(column, [...set.ids]);
 }
@@ -183,9 +195,12 @@ export async function reviewsOfProposals(tx: Tx, proposalIds: number[]) {
   return reviewsOfSet(tx, { ids: proposalIds });
 }
 
-/** The reviews of every proposal of a call, with their authors' names, oldest first. */
-export async function reviewsOfCall(tx: Tx, callId: number) {
-  return reviewsOfSet(tx, { callId });
+/**
+ * The reviews of every proposal of a call (of one of its types with `typeId`), with
+ * their authors' names, oldest first.
+ */
+export async function reviewsOfCall(tx: Tx, callId: number, typeId?: number) {
+  return reviewsOfSet(tx, { callId, typeId });
 }
 
 async function reviewsOfSet(tx: Tx, set: ProposalSet) {
@@ -211,9 +226,12 @@ export async function reviewersOfProposals(tx: Tx, proposalIds: number[]) {
   return reviewersOfSet(tx, { ids: proposalIds });
 }
 
-/** The assigned reviewers of every proposal of a call, by name, in one query. */
-export async function reviewersOfCall(tx: Tx, callId: number) {
-  return reviewersOfSet(tx, { callId });
+/**
+ * The assigned reviewers of every proposal of a call (of one of its types with
+ * `typeId`), by name, in one query.
+ */
+export async function reviewersOfCall(tx: Tx, callId: number, typeId?: number) {
+  return reviewersOfSet(tx, { callId, typeId });
 }
 
 async function reviewersOfSet(tx: Tx, set: ProposalSet) {
@@ -236,9 +254,12 @@ export async function reviewAnswersOfProposals(tx: Tx, proposalIds: number[]) {
   return reviewAnswersOfSet(tx, { ids: proposalIds });
 }
 
-/** The answers of the reviews of every proposal of a call, by review id then form id. */
-export async function reviewAnswersOfCall(tx: Tx, callId: number) {
-  return reviewAnswersOfSet(tx, { callId });
+/**
+ * The answers of the reviews of every proposal of a call (of one of its types with
+ * `typeId`), by review id then form id.
+ */
+export async function reviewAnswersOfCall(tx: Tx, callId: number, typeId?: number) {
+  return reviewAnswersOfSet(tx, { callId, typeId });
 }
 
 async function reviewAnswersOfSet(tx: Tx, set: ProposalSet) {
@@ -262,8 +283,11 @@ async function reviewAnswersOfSet(tx: Tx, set: ProposalSet) {
   return answers;
 }
 
-/** The review forms of every proposal type of a call, in each type's order. */
-export async function reviewFormsOfCall(tx: Tx, callId: number) {
+/**
+ * The review forms of every proposal type of a call (of one with `typeId`), in each
+ * type's order.
+ */
+export async function reviewFormsOfCall(tx: Tx, callId: number, typeId?: number) {
   return tx
     .select({
       proposalTypeId: proposalTypeForms.proposalTypeId,
@@ -274,7 +298,13 @@ export async function reviewFormsOfCall(tx: Tx, callId: number) {
     .from(proposalTypeForms)
     .innerJoin(proposalTypes, eq(proposalTypes.id, proposalTypeForms.proposalTypeId))
     .innerJoin(forms, eq(forms.id, proposalTypeForms.formId))
-    .where(and(eq(proposalTypes.callId, callId), eq(proposalTypeForms.kind, 'review')))
+    .where(
+      and(
+        eq(proposalTypes.callId, callId),
+        eq(proposalTypeForms.kind, 'review'),
+        typeId === undefined ? undefined : eq(proposalTypes.id, typeId),
+      ),
+    )
     .orderBy(asc(proposalTypeForms.proposalTypeId), asc(proposalTypeForms.position));
 }
 
