@@ -123,8 +123,10 @@ test('a chair runs the decision meeting from the list and its downloads; the aut
   // --- The Observing downloads, as CSV --------------------------------------------------
   const score = await download(page, 'Observing', 'Score Summary (CSV)');
   expect(score.suggestedFilename()).toBe(`${call.name}.csv`);
-  // The rows of the whole call came in one request, not page after page.
-  expect(listRequests).toEqual([`/api/v1/calls/${call.id}/proposals/export/`]);
+  // The rows of the type came in one request, not page after page, and only the type's.
+  expect(listRequests).toEqual([
+    expect.stringMatching(new RegExp(`^/api/v1/calls/${call.id}/proposals/export/\\?type=\\d+$`)),
+  ]);
   expect(await readCsv(score)).toEqual([
     [
       'Proposal ID',
@@ -248,6 +250,10 @@ test('a chair runs the decision meeting from the list and its downloads; the aut
     page.getByRole('button', { name: 'Whole-Call Workbook (XLSX)' }).click(),
   ]);
   expect(workbookFile.suggestedFilename()).toBe(`${call.name} Workbook.xlsx`);
+  // The workbook is of every type: its request names none.
+  expect(listRequests.at(-1)).toBe(
+    `/api/v1/calls/${call.id}/proposals/export/?include=allReviewScores`,
+  );
   const workbook = await readXlsx(workbookFile);
   expect(workbook.title).toBe(call.name);
   expect(Object.keys(workbook.sheets)).toEqual(['Observing', 'Computing']);

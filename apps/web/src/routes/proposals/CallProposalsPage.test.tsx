@@ -336,14 +336,15 @@ describe('CallProposalsPage, the chair’s view', { timeout: 20_000 }, () => {
     ).toEqual(['FacilityFieldTotal', 'Parkeshours10']);
   });
 
-  it('makes a download from one request for the whole call, showing its progress', async () => {
+  it('makes a download from one request for the type’s rows, showing its progress', async () => {
     const user = userEvent.setup();
     const fetchStub = stubApi({
       'GET /user_details/': { body: makeUser() },
       'GET /calls/12/': { body: makeCall({ abilities: chairAbilities }) },
       'GET /calls/12/proposals/?page=1&pageSize=10&sort=name': chairPage([galaxy, pulsar]),
       'GET /review_form_order/12/': { body: scoreForm },
-      'GET /calls/12/proposals/export/': {
+      // The Standard type's download asks for that type's rows only.
+      'GET /calls/12/proposals/export/?type=40': {
         body: {
           items: [galaxy, pulsar],
           total: 2,
@@ -356,7 +357,7 @@ describe('CallProposalsPage, the chair’s view', { timeout: 20_000 }, () => {
     let answer!: () => void;
     const answered = new Promise<void>((resolve) => (answer = resolve));
     vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-      if (String(input).endsWith('/export/')) await answered;
+      if (String(input).includes('/export/')) await answered;
       return fetchStub(input, init);
     });
     const blobs: Blob[] = [];
@@ -391,10 +392,10 @@ describe('CallProposalsPage, the chair’s view', { timeout: 20_000 }, () => {
         screen.queryByRole('progressbar', { name: 'Preparing the download' }),
       ).not.toBeInTheDocument(),
     );
-    // One request for every row of the call, not page after page.
+    // One request for every row of the type, not page after page.
     expect(apiCalls(fetchStub).filter((call) => call.includes('/proposals/'))).toEqual([
       'GET /calls/12/proposals/?page=1&pageSize=10&sort=name',
-      'GET /calls/12/proposals/export/',
+      'GET /calls/12/proposals/export/?type=40',
     ]);
   });
 

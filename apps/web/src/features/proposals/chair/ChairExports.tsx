@@ -53,9 +53,9 @@ const PROGRESS_TEXT = {
 /**
  * The chair's downloads (spec section 2): per proposal type a Download CSV Files menu of
  * Score Summary, Comments, Resources and All, each as CSV or XLSX, and one workbook of the
- * whole call. Every file is made here, in the browser, from every row of the call, which
- * one request fetches first (with only the parts that file writes); what is under way
- * shows meanwhile.
+ * whole call. Every file is made here, in the browser, from the rows of its proposal type
+ * (every row of the call for the workbook), which one request fetches first (of that
+ * type only, with only the parts that file writes); what is under way shows meanwhile.
  */
 export function ChairExports({ callId, callName, types, labels }: ChairExportsProps) {
   const [menu, setMenu] = useState<{ anchor: HTMLElement; typeId: number } | null>(null);
@@ -69,7 +69,10 @@ export function ChairExports({ callId, callName, types, labels }: ChairExportsPr
     setError(null);
     setProgress({ step: 'fetching' });
     try {
-      const all = await fetchProposalExport(callId, EXPORT_PARTS[request.kind]);
+      const all = await fetchProposalExport(callId, {
+        include: EXPORT_PARTS[request.kind],
+        type: request.kind === 'workbook' ? undefined : request.typeId,
+      });
       setProgress({ step: 'making', count: all.items.length });
       const [blob, name] = await build(request, all);
       saveBlob(blob, name);
@@ -83,6 +86,7 @@ export function ChairExports({ callId, callName, types, labels }: ChairExportsPr
 
   const build = async (request: Request, all: CallProposalExport): Promise<[Blob, string]> => {
     const created = new Date();
+    // A type's download was sent that type's rows only; the workbook, every type's.
     const sourceOf = (typeId: number) => ({
       rows: all.items.filter((row) => row.proposalTypeId === typeId),
       facilities: all.facilities,

@@ -298,6 +298,47 @@ describe('the chair’s downloads', () => {
     expect(EXPORT_PARTS.score).toEqual([]);
   });
 
+  it('writes the same file from a type’s export as from the whole call’s', () => {
+    // The whole call: another type's proposal names a facility of its own and the
+    // unnamed one, and has reviews with other questions. A type's export sends only its
+    // rows, and only the facilities they name (in the same order).
+    const other = makeCallProposal({
+      id: 33,
+      proposalTypeId: 41,
+      proposalName: 'Archive mining',
+      state: 'Reviewed',
+      stateVal: 2,
+      isReviewed: true,
+      reviewers: [ben],
+      reviewScores: [
+        { name: 'novelty', value: 2 },
+        { name: 'result', value: 2 },
+      ],
+      score: 2,
+      resourceValues: { '': { disk: 5 }, Zeta: { hours: 9 } },
+      allReviewScores: [{ reviewer: ben, scores: [{ name: 'novelty', value: 2 }], score: 2 }],
+      allReviewComments: [{ reviewer: ben, comments: [{ name: 'Risks', value: 'Few' }] }],
+    });
+    const wholeCall = {
+      ...source,
+      rows: [galaxy, other, pulsar, draft],
+      facilities: ['', 'ATCA', 'Parkes', 'Zeta'],
+    };
+    const ofType = (typeId: number) => ({
+      ...wholeCall,
+      rows: wholeCall.rows.filter((row) => row.proposalTypeId === typeId),
+    });
+    const typeExport = { ...source, facilities: ['ATCA', 'Parkes'] };
+    for (const kind of ['score', 'comments', 'resources', 'all'] as const) {
+      const table = exportTable(kind, typeExport);
+      expect(table, kind).toEqual(exportTable(kind, ofType(galaxy.proposalTypeId)));
+      expect(JSON.stringify(table), kind).not.toMatch(/Zeta|Risks|novelty|Archive/);
+    }
+    expect(exportTable('resources', { ...ofType(41), facilities: ['', 'Zeta'] }).header).toEqual(
+      exportTable('resources', ofType(41)).header,
+    );
+  });
+
   it('keeps sheet names within Excel’s rules and apart', () => {
     expect(sheetNames(['Observing', 'A/B: [test]?', 'x'.repeat(40), 'observing'])).toEqual([
       'Observing',

@@ -1,7 +1,7 @@
 import { callProposalExport } from '@merit/contract';
 import { describe, expect, it } from 'vitest';
 import { makeCallProposal } from '../proposals.fixtures';
-import { isCallProposalExport } from './export.api';
+import { exportPath, isCallProposalExport } from './export.api';
 
 const reviewer = { id: 21, name: 'Rebecca Reviewer' };
 const chairRow = makeCallProposal({
@@ -80,5 +80,20 @@ describe('the export’s body check, in place of the contract’s zod schema', (
     const wrong = changed(change as (copy: typeof body) => void);
     expect(callProposalExport.safeParse(wrong).success).toBe(false);
     expect(isCallProposalExport(wrong)).toBe(false);
+  });
+});
+
+describe('the export’s address', () => {
+  it.each([
+    [{}, '/calls/12/proposals/export/'],
+    [{ include: [] }, '/calls/12/proposals/export/'],
+    [{ include: ['allReviewComments'] }, '/calls/12/proposals/export/?include=allReviewComments'],
+    [{ type: 40 }, '/calls/12/proposals/export/?type=40'],
+    [
+      { include: ['allReviewScores', 'allReviewComments'], type: 41 },
+      '/calls/12/proposals/export/?include=allReviewScores,allReviewComments&type=41',
+    ],
+  ] as const)('asks %j at %s', (request, path) => {
+    expect(exportPath(12, request)).toBe(path);
   });
 });
