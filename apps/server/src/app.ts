@@ -13,6 +13,7 @@ import {
 import type { Config } from './config.js';
 import { configuredDatabase, openDatabase, type Database } from './db/client.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { twoFactorRoutes } from './modules/auth/two-factor.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { registerAuth } from './plugins/auth.js';
@@ -51,7 +52,10 @@ export interface BuildOptions {
   now?: () => Date;
   /** How often the job runner looks for due jobs (mail); it is also woken after each commit. */
   jobPollMs?: number;
-  /** How often each process adds its alert counts to the database (lib/alerts.ts). */
+  /**
+   * How often each process adds its alert counts to the database (lib/alerts.ts); 0 for
+   * only on close and when asked (tests).
+   */
   alertFlushMs?: number;
   /** Check every response against its zod schema too (tests): see plugins/serializer.ts. */
   validateResponses?: boolean;
@@ -196,6 +200,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         });
         await api.register(healthRoutes);
         await api.register(authRoutes);
+        await api.register(twoFactorRoutes);
         await api.register(accountsRoutes);
         await api.register(oidcRoutes);
         await api.register(callsRoutes);

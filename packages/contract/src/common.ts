@@ -26,6 +26,10 @@ export const errorCodes = {
   emailNotVerified: 'email_not_verified',
   /** Too many recent failed logins for this username: the next attempt needs a solved captcha. */
   captchaRequired: 'captcha_required',
+  /** The second step of a login: the code was not right (the login may try again). */
+  twoFactor: 'two_factor',
+  /** The second step of a login: its ticket expired, was used or had too many wrong codes. */
+  twoFactorExpired: 'two_factor_expired',
   /** A federated account must complete its registration before anything else. */
   registrationIncomplete: 'registration_incomplete',
   /** A body or a file larger than its route takes; the message says the limit. */

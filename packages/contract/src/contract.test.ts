@@ -46,6 +46,7 @@ describe('contract schemas', () => {
       hash: 'abcdefghjk',
       pending_email: null,
       has_federated_login: false,
+      has_two_factor: false,
       roles: [],
       abilities: { createCall: false, readForms: false, lookUpUsers: false, review: false },
     };

@@ -37,6 +37,8 @@ export const userDetails = z
     pending_email: z.string().nullable(),
     /** Whether an institutional (federated) login opens this account. */
     has_federated_login: z.boolean(),
+    /** Whether logging in with the password also asks for a two-step verification code. */
+    has_two_factor: z.boolean(),
     roles: z.array(userRole),
     /** What the user may do beyond any one resource, decided on the server's clock. */
     abilities: z.object({

@@ -54,8 +54,11 @@ export function tokenNeedsTouch(token: TokenTimes, now: Date): boolean {
   return now.getTime() - token.lastUsedAt.getTime() >= TOKEN_TOUCH_INTERVAL_MS;
 }
 
-/** How a session was signed in to, as its token records it. */
-export const LOGIN_METHODS = ['password', 'federated'] as const;
+/**
+ * How a session was signed in to, as its token records it: `password_totp` is a password
+ * and a two-step verification code (or a recovery code).
+ */
+export const LOGIN_METHODS = ['password', 'password_totp', 'federated'] as const;
 export type LoginMethod = (typeof LOGIN_METHODS)[number];
 
 /** The most characters of a User-Agent header a token keeps (real ones are 100–300). */

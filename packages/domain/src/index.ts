@@ -17,3 +17,4 @@ export * from './files/index.js';
 export * from './reviews/index.js';
 export * from './resources/index.js';
 export * from './exports/index.js';
+export * from './two-factor.js';

@@ -101,6 +101,24 @@ export async function admitLoginAttempt(
   }
 }
 
+/**
+ * Counts the second step of a login (a two-step verification code) as an attempt of the
+ * same username from the same address, and refuses it with 429 once the address has had
+ * its attempts. No captcha here: the password step asked for one when it was due, and the
+ * raised username count makes the next password step ask for one.
+ */
+export async function admitSecondStepAttempt(
+  db: Tx,
+  attempt: LoginAttempt,
+  now: Date,
+): Promise<void> {
+  await countAttempt(db, usernameBucket(attempt), now);
+  const perAddress = await countAttempt(db, addressBucket(attempt), now);
+  if (perAddress.count > LOGIN_LIMITS.attemptsPerAddress) {
+    throw addressMustWait(perAddress.windowStart, now);
+  }
+}
+
 /** After a successful login: the username and this address start again from nothing. */
 export async function clearLoginAttempts(db: Tx, attempt: LoginAttempt): Promise<void> {
   await db

@@ -211,6 +211,31 @@ export const table: Row[] = [
     expect: registering(404),
   },
   { route: 'POST /api/v1/auth/sessions/end-others/', expect: registering(200) },
+  // Two-step verification (beyond the spec). A ticket no login made is refused for anyone.
+  {
+    route: 'POST /api/v1/auth/login/two-factor/',
+    request: () => ({ payload: { ticket: `no-ticket-${unique()}`, code: '123456' } }),
+    expect: everyone(400),
+  },
+  // Only one's own: no route reads or changes another user's second step, an admin's neither.
+  { route: 'GET /api/v1/auth/two-factor/', expect: loggedIn(200) },
+  {
+    // Callers have no password, so setting up is refused as bad input for everyone let in.
+    route: 'POST /api/v1/auth/two-factor/setup/',
+    request: () => ({ payload: { password: 'wrong password' } }),
+    expect: loggedIn(400),
+  },
+  {
+    // Nothing was set up, so there is nothing to confirm.
+    route: 'POST /api/v1/auth/two-factor/confirm/',
+    request: () => ({ payload: { code: '123456' } }),
+    expect: loggedIn(409),
+  },
+  {
+    route: 'POST /api/v1/auth/two-factor/disable/',
+    request: () => ({ payload: { password: 'wrong password', code: '123456' } }),
+    expect: loggedIn(400),
+  },
   { route: 'GET /api/v1/user_details/', expect: registering(200) },
   {
     route: 'PATCH /api/v1/user_details/',

@@ -24,6 +24,7 @@ export function makeUser(overrides: Partial<UserDetails> = {}): UserDetails {
     hash: 'Xk7pQ2mNa9',
     pending_email: null,
     has_federated_login: false,
+    has_two_factor: false,
     roles: [],
     abilities: {
       createCall: chair,

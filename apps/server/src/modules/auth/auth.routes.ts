@@ -4,8 +4,8 @@ import {
   errorBody,
   errorCodes,
   idParams,
+  loginAnswer,
   loginRequest,
-  loginResponse,
   noContent,
   sessionList,
   type SessionInfo,
@@ -26,6 +26,7 @@ import {
   revokeToken,
   type SessionRow,
 } from './tokens.js';
+import { issueTicket, twoFactorEnabled } from './two-factor.service.js';
 
 /** One row of the session list; the token's own key and digest never leave the server. */
 function presentSession(row: SessionRow, currentTokenId: number): SessionInfo {
@@ -50,9 +51,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         summary: 'Log in with username and password; returns a token key',
         description:
-          'After a few attempts for one username, each further attempt needs `captcha`, a solved challenge of GET /auth/captcha/ (400 `captcha_required` without it); after more from one address, that address waits (429 with Retry-After).',
+          'After a few attempts for one username, each further attempt needs `captcha`, a solved challenge of GET /auth/captcha/ (400 `captcha_required` without it); after more from one address, that address waits (429 with Retry-After). ' +
+          'Beyond the spec: for an account with two-step verification on, the right password answers `{ twoFactorRequired: true, ticket }` instead of `{ key }`; POST /auth/login/two-factor/ takes the ticket and a code and answers `{ key }`. Accounts without it get exactly `{ key }`.',
         body: loginRequest,
-        response: { 200: loginResponse, 400: errorBody, 429: errorBody },
+        response: { 200: loginAnswer, 400: errorBody, 429: errorBody },
       },
     },
     async (request) => {
@@ -72,10 +74,16 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!user || !passwordOk || !user.isActive) {
           throw badRequest(messages.invalidCredentials, undefined, errorCodes.invalidCredentials);
         }
-        await clearLoginAttempts(app.db, attempt);
         if (!user.emailVerified) {
+          await clearLoginAttempts(app.db, attempt);
           throw badRequest(messages.emailNotVerified, undefined, errorCodes.emailNotVerified);
         }
+        if (await twoFactorEnabled(app.db, user.id)) {
+          // The attempts stay counted until the code is right too (two-factor.routes.ts).
+          const ticket = await issueTicket(app.db, user.id, now);
+          return { twoFactorRequired: true as const, ticket };
+        }
+        await clearLoginAttempts(app.db, attempt);
         const key = await issueToken(app.db, user.id, now, {
           method: 'password',
           userAgent: request.headers['user-agent'],

@@ -18,6 +18,11 @@ export type SecurityEvent =
   /** A 401 or 403: the caller (null when anonymous) and the status. */
   | 'access.refused'
   | 'password.changed'
+  /** Two-step verification turned on or off by the user (`method`: how the code to turn it off was given). */
+  | 'two_factor.enabled'
+  | 'two_factor.disabled'
+  /** A login or turning off two-step verification used up one of the recovery codes. */
+  | 'two_factor.recovery_code_used'
   /** A new password set from a reset link. */
   | 'password.reset'
   /** The user asked for a new address; it changes once the link mailed to it is followed. */

@@ -38,6 +38,7 @@ export function presentUserDetails(
   roles: RoleRow[],
   pendingEmail: string | null,
   hasFederatedLogin: boolean,
+  hasTwoFactor: boolean,
   now: Date,
 ): UserDetails {
   return {
@@ -56,6 +57,7 @@ export function presentUserDetails(
     hash: user.hash,
     pending_email: pendingEmail,
     has_federated_login: hasFederatedLogin,
+    has_two_factor: hasTwoFactor,
     roles: roles.map((r) => presentRole(r, now)),
     abilities: abilitiesOf(
       globalPolicy,

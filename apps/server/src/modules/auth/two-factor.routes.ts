@@ -1,0 +1,173 @@
+import {
+  errorBody,
+  errorCodes,
+  loginResponse,
+  noContent,
+  recoveryCodesResponse,
+  twoFactorConfirmRequest,
+  twoFactorDisableRequest,
+  twoFactorLoginRequest,
+  twoFactorSetupRequest,
+  twoFactorSetupResponse,
+  twoFactorStatus,
+} from '@merit/contract';
+import { twoFactorMessages } from '@merit/domain';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { clientKey } from '../../lib/client-address.js';
+import { admitSecondStepAttempt, clearLoginAttempts } from '../../lib/login-throttle.js';
+import { badRequest, HttpError } from '../../lib/http-errors.js';
+import { findUserById, loadSelf } from '../users/users.service.js';
+import { logSecurityEvent } from './security-log.js';
+import { issueToken } from './tokens.js';
+import {
+  checkSecondFactor,
+  confirmSetup,
+  countTicketFailure,
+  disableTwoFactor,
+  spendTicket,
+  startSetup,
+  ticketUser,
+  twoFactorStatusOf,
+} from './two-factor.service.js';
+
+const ticketExpired = () =>
+  badRequest(twoFactorMessages.ticketExpired, undefined, errorCodes.twoFactorExpired);
+
+/**
+ * Two-step verification with an authenticator app (TOTP, RFC 6238), beyond the spec and
+ * optional for each user: turning it on and off on one's own account, and the second step
+ * of a password login. Federated logins never reach it: their provider has its own.
+ */
+export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/auth/login/two-factor/',
+    {
+      config: { access: 'public', authRateLimit: true },
+      schema: {
+        tags: ['auth'],
+        summary: 'The second step of a login: the ticket from POST /auth/login/ and a code',
+        description:
+          "`code` is the 6-digit code of the authenticator app or an unused recovery code; the answer is the spec's login answer, `{ key }`. A wrong code is 400 `two_factor` and counts in the login throttle; 5 wrong codes, 5 minutes or a success end the ticket (400 `two_factor_expired`).",
+        body: twoFactorLoginRequest,
+        response: { 200: loginResponse, 400: errorBody, 429: errorBody },
+      },
+    },
+    async (request) => {
+      const { ticket, code } = request.body;
+      const now = app.now();
+      let userId: number | null = null;
+      try {
+        userId = await ticketUser(app.db, ticket, now);
+        const user = userId === null ? undefined : await findUserById(app.db, userId);
+        if (!user || !user.isActive) throw ticketExpired();
+        const attempt = { username: user.username, address: clientKey(request.ip) };
+        // Counted before the code is checked, as the password is (login-throttle.ts).
+        await admitSecondStepAttempt(app.db, attempt, now);
+        const outcome = await app.writeAnonymous(async ({ tx }) => {
+          // Locked, so one ticket cannot be spent twice by two requests at once.
+          if ((await ticketUser(tx, ticket, now)) !== user.id) return { expired: true } as const;
+          const used = await checkSecondFactor(tx, user.id, code, now);
+          if (!used) {
+            await countTicketFailure(tx, ticket);
+            return { used: null };
+          }
+          await spendTicket(tx, ticket);
+          const key = await issueToken(tx, user.id, now, {
+            method: 'password_totp',
+            userAgent: request.headers['user-agent'],
+          });
+          return { used, key };
+        });
+        if ('expired' in outcome) throw ticketExpired();
+        if (!outcome.used) {
+          throw badRequest(twoFactorMessages.wrongCode, undefined, errorCodes.twoFactor);
+        }
+        await clearLoginAttempts(app.db, attempt);
+        if (outcome.used === 'recovery') {
+          logSecurityEvent(request.log, 'two_factor.recovery_code_used', { userId });
+        }
+        logSecurityEvent(request.log, 'login.succeeded', { userId, method: 'password_totp' });
+        return { key: outcome.key! };
+      } catch (error) {
+        const reason = error instanceof HttpError ? error.code : 'error';
+        logSecurityEvent(request.log, 'login.failed', { userId, reason });
+        throw error;
+      }
+    },
+  );
+
+  app.get(
+    '/auth/two-factor/',
+    {
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Whether two-step verification is on for you, and how many recovery codes are left',
+        response: { 200: twoFactorStatus, 401: errorBody },
+      },
+    },
+    async (request) => app.read(request, ({ tx, actor }) => twoFactorStatusOf(tx, actor.id)),
+  );
+
+  app.post(
+    '/auth/two-factor/setup/',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Start turning on two-step verification: a new key for your authenticator app',
+        description:
+          'Needs your current password. The key is not in force until POST /auth/two-factor/confirm/ receives a code it made (within 30 minutes). 409 when it is already on.',
+        body: twoFactorSetupRequest,
+        response: { 200: twoFactorSetupResponse, 400: errorBody, 401: errorBody, 409: errorBody },
+      },
+    },
+    async (request) =>
+      app.write(request, async ({ tx, actor, now }) =>
+        startSetup(tx, await loadSelf(tx, actor.id), request.body.password, now),
+      ),
+  );
+
+  app.post(
+    '/auth/two-factor/confirm/',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Turn on two-step verification with a code from the app; returns recovery codes',
+        description:
+          'The 10 recovery codes are shown this once: each logs in once in place of a code.',
+        body: twoFactorConfirmRequest,
+        response: { 200: recoveryCodesResponse, 400: errorBody, 401: errorBody, 409: errorBody },
+      },
+    },
+    async (request) => {
+      const recoveryCodes = await app.write(request, ({ tx, actor, now }) =>
+        confirmSetup(tx, actor.id, request.body.code, now),
+      );
+      logSecurityEvent(request.log, 'two_factor.enabled', { userId: request.user!.id });
+      return { recoveryCodes };
+    },
+  );
+
+  app.post(
+    '/auth/two-factor/disable/',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Turn off two-step verification: needs your password and a code',
+        description: '`code` is a code of the app or an unused recovery code.',
+        body: twoFactorDisableRequest,
+        response: { 204: noContent, 400: errorBody, 401: errorBody, 409: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const userId = request.user!.id;
+      const used = await app.write(request, async ({ tx, actor, now }) =>
+        disableTwoFactor(tx, await loadSelf(tx, actor.id), request.body, now),
+      );
+      if (used === 'recovery')
+        logSecurityEvent(request.log, 'two_factor.recovery_code_used', { userId });
+      logSecurityEvent(request.log, 'two_factor.disabled', { userId, method: used });
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,253 @@
+import type { TwoFactorStatus } from '@merit/contract';
+import {
+  base32Encode,
+  formatRecoveryCode,
+  isRecoveryCode,
+  isTotpCode,
+  normalizeCode,
+  otpauthUri,
+  RECOVERY_CODE_ALPHABET,
+  RECOVERY_CODE_COUNT,
+  RECOVERY_CODE_GROUP,
+  TOTP_SECRET_BYTES,
+  TWO_FACTOR_TICKET_MAX_FAILURES,
+  TWO_FACTOR_TICKET_TTL_MS,
+  twoFactorMessages,
+} from '@merit/domain';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { randomBytes } from 'node:crypto';
+import type { Tx } from '../../db/client.js';
+import { twoFactorRecoveryCodes, twoFactorTickets, userTwoFactor } from '../../db/schema.js';
+import { sharedSecret } from '../../lib/app-secrets.js';
+import { conflict, invalid } from '../../lib/http-errors.js';
+import { verifyPassword } from '../../lib/passwords.js';
+import { digestKey, newTokenKey, randomString } from '../../lib/secrets.js';
+import type { UserRow } from '../users/users.service.js';
+import { decryptSecret, encryptSecret, matchTotp } from './totp.js';
+
+/** The key that encrypts two-step verification keys at rest (see totp.ts). */
+async function encryptionKey(db: Tx): Promise<Buffer> {
+  return Buffer.from(await sharedSecret(db, 'two-factor-key'), 'hex');
+}
+
+/** Whether logging in as the user asks for a code after the password. */
+export async function twoFactorEnabled(db: Tx, userId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ enabledAt: userTwoFactor.enabledAt })
+    .from(userTwoFactor)
+    .where(eq(userTwoFactor.userId, userId));
+  return Boolean(row?.enabledAt);
+}
+
+export async function twoFactorStatusOf(db: Tx, userId: number): Promise<TwoFactorStatus> {
+  const [row] = await db
+    .select({ enabledAt: userTwoFactor.enabledAt })
+    .from(userTwoFactor)
+    .where(eq(userTwoFactor.userId, userId));
+  const codes = row?.enabledAt
+    ? await db
+        .select({ id: twoFactorRecoveryCodes.id })
+        .from(twoFactorRecoveryCodes)
+        .where(
+          and(eq(twoFactorRecoveryCodes.userId, userId), isNull(twoFactorRecoveryCodes.usedAt)),
+        )
+    : [];
+  return {
+    enabled: Boolean(row?.enabledAt),
+    enabledAt: row?.enabledAt?.toISOString() ?? null,
+    recoveryCodesLeft: codes.length,
+  };
+}
+
+/**
+ * The current password again before anything about the second step changes (ASVS V2.8.x:
+ * whoever walks up to an open session must not be able to take over the second factor).
+ */
+async function requirePassword(user: UserRow, password: string): Promise<void> {
+  if (user.isAaf || user.passwordHash === null) {
+    throw invalid({ password: [twoFactorMessages.federated] }, twoFactorMessages.federated);
+  }
+  if (!(await verifyPassword(user.passwordHash, password))) {
+    throw invalid({ password: [twoFactorMessages.wrongPassword] });
+  }
+}
+
+/**
+ * Starts turning two-step verification on: a new random key, stored (encrypted) but not
+ * yet in force, as text and as the otpauth:// URI for the app. Starting again replaces a
+ * setup that was never confirmed.
+ */
+export async function startSetup(
+  db: Tx,
+  user: UserRow,
+  password: string,
+  now: Date,
+): Promise<{ secret: string; otpauthUri: string }> {
+  await requirePassword(user, password);
+  const [existing] = await db
+    .select({ enabledAt: userTwoFactor.enabledAt })
+    .from(userTwoFactor)
+    .where(eq(userTwoFactor.userId, user.id))
+    .for('update');
+  if (existing?.enabledAt) throw conflict(twoFactorMessages.alreadyEnabled);
+  const secret = randomBytes(TOTP_SECRET_BYTES);
+  const values = {
+    secretEncrypted: encryptSecret(await encryptionKey(db), secret),
+    createdAt: now,
+    enabledAt: null,
+    lastStep: null,
+  };
+  await db
+    .insert(userTwoFactor)
+    .values({ userId: user.id, ...values })
+    .onConflictDoUpdate({ target: userTwoFactor.userId, set: values });
+  const text = base32Encode(secret);
+  return { secret: text, otpauthUri: otpauthUri(user.username, text) };
+}
+
+/** A setup waits this long for its first code; then it must start again with a new key. */
+const SETUP_TTL_MS = 30 * 60 * 1000;
+
+/**
+ * Turns two-step verification on once the app shows it holds the key (a right code), and
+ * returns the recovery codes: shown this once, kept only as digests.
+ */
+export async function confirmSetup(
+  db: Tx,
+  userId: number,
+  code: string,
+  now: Date,
+): Promise<string[]> {
+  const [row] = await db
+    .select()
+    .from(userTwoFactor)
+    .where(eq(userTwoFactor.userId, userId))
+    .for('update');
+  if (row?.enabledAt) throw conflict(twoFactorMessages.alreadyEnabled);
+  if (!row || now.getTime() - row.createdAt.getTime() >= SETUP_TTL_MS) {
+    throw conflict(twoFactorMessages.notStarted);
+  }
+  const typed = normalizeCode(code);
+  const secret = decryptSecret(await encryptionKey(db), row.secretEncrypted);
+  const step = isTotpCode(typed) ? matchTotp(secret, typed, now, null) : null;
+  if (step === null) throw invalid({ code: [twoFactorMessages.wrongEnrolmentCode] });
+  await db
+    .update(userTwoFactor)
+    .set({ enabledAt: now, lastStep: step })
+    .where(eq(userTwoFactor.userId, userId));
+  return replaceRecoveryCodes(db, userId);
+}
+
+async function replaceRecoveryCodes(db: Tx, userId: number): Promise<string[]> {
+  await db.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, userId));
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () =>
+    randomString(2 * RECOVERY_CODE_GROUP, RECOVERY_CODE_ALPHABET),
+  );
+  await db
+    .insert(twoFactorRecoveryCodes)
+    .values(codes.map((code) => ({ userId, codeHash: digestKey(code) })));
+  return codes.map(formatRecoveryCode);
+}
+
+/**
+ * Checks a second-step code of a user who has two-step verification on: an authenticator
+ * code not used before, or an unused recovery code (which is then used up). Says which,
+ * or null when it is neither. The user's row is locked, so two requests with one code
+ * cannot both pass.
+ */
+export async function checkSecondFactor(
+  db: Tx,
+  userId: number,
+  code: string,
+  now: Date,
+): Promise<'totp' | 'recovery' | null> {
+  const [row] = await db
+    .select()
+    .from(userTwoFactor)
+    .where(eq(userTwoFactor.userId, userId))
+    .for('update');
+  if (!row?.enabledAt) return null;
+  const typed = normalizeCode(code);
+  if (isTotpCode(typed)) {
+    const secret = decryptSecret(await encryptionKey(db), row.secretEncrypted);
+    const step = matchTotp(secret, typed, now, row.lastStep);
+    if (step === null) return null;
+    await db.update(userTwoFactor).set({ lastStep: step }).where(eq(userTwoFactor.userId, userId));
+    return 'totp';
+  }
+  if (!isRecoveryCode(typed)) return null;
+  // The digest is looked up, not compared in code: a database index lookup of a SHA-256
+  // digest says nothing useful about the code by its timing.
+  const used = await db
+    .update(twoFactorRecoveryCodes)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(twoFactorRecoveryCodes.userId, userId),
+        eq(twoFactorRecoveryCodes.codeHash, digestKey(typed)),
+        isNull(twoFactorRecoveryCodes.usedAt),
+      ),
+    )
+    .returning({ id: twoFactorRecoveryCodes.id });
+  return used.length > 0 ? 'recovery' : null;
+}
+
+/** Turns two-step verification off: needs the password and a code (or a recovery code). */
+export async function disableTwoFactor(
+  db: Tx,
+  user: UserRow,
+  input: { password: string; code: string },
+  now: Date,
+): Promise<'totp' | 'recovery'> {
+  await requirePassword(user, input.password);
+  if (!(await twoFactorEnabled(db, user.id))) throw conflict(twoFactorMessages.notEnabled);
+  const used = await checkSecondFactor(db, user.id, input.code, now);
+  if (!used) throw invalid({ code: [twoFactorMessages.wrongCode] });
+  await db.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, user.id));
+  await db.delete(userTwoFactor).where(eq(userTwoFactor.userId, user.id));
+  return used;
+}
+
+/** A ticket for the second step of a login whose password was right. */
+export async function issueTicket(db: Tx, userId: number, now: Date): Promise<string> {
+  // Tickets that ran out are dropped as new ones are made, so the table stays small.
+  await db.delete(twoFactorTickets).where(lt(twoFactorTickets.expiresAt, now));
+  const ticket = newTokenKey();
+  await db.insert(twoFactorTickets).values({
+    ticketHash: digestKey(ticket),
+    userId,
+    expiresAt: new Date(now.getTime() + TWO_FACTOR_TICKET_TTL_MS),
+  });
+  return ticket;
+}
+
+/** The user a live ticket is for (unexpired, under its wrong codes), or null. */
+export async function ticketUser(db: Tx, ticket: string, now: Date): Promise<number | null> {
+  const [row] = await db
+    .select({ userId: twoFactorTickets.userId })
+    .from(twoFactorTickets)
+    .where(
+      and(
+        eq(twoFactorTickets.ticketHash, digestKey(ticket)),
+        gt(twoFactorTickets.expiresAt, now),
+        lt(twoFactorTickets.failures, TWO_FACTOR_TICKET_MAX_FAILURES),
+      ),
+    )
+    .for('update');
+  return row?.userId ?? null;
+}
+
+/** A right code: the ticket is spent. */
+export async function spendTicket(db: Tx, ticket: string): Promise<void> {
+  await db.delete(twoFactorTickets).where(eq(twoFactorTickets.ticketHash, digestKey(ticket)));
+}
+
+/** A wrong code: counted, and the ticket ends at its last allowed failure. */
+export async function countTicketFailure(db: Tx, ticket: string): Promise<void> {
+  const [row] = await db
+    .update(twoFactorTickets)
+    .set({ failures: sql`${twoFactorTickets.failures} + 1` })
+    .where(eq(twoFactorTickets.ticketHash, digestKey(ticket)))
+    .returning({ failures: twoFactorTickets.failures });
+  if (row && row.failures >= TWO_FACTOR_TICKET_MAX_FAILURES) await spendTicket(db, ticket);
+}
