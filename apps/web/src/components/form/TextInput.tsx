@@ -23,6 +23,8 @@ export interface TextInputProps {
   readOnly?: boolean;
   /** Inside the field at its end, such as PasswordInput's show button. */
   endAdornment?: ReactNode;
+  /** The keyboard a phone shows: `numeric` for a code of digits. */
+  inputMode?: 'text' | 'numeric';
 }
 
 /**
@@ -44,6 +46,7 @@ export function TextInput({
   helperText,
   readOnly = false,
   endAdornment,
+  inputMode,
 }: TextInputProps) {
   const id = useId();
   const helperId = helperText ? `${id}-helper` : undefined;
@@ -64,7 +67,7 @@ export function TextInput({
         // Sizes the notch in the outline; MUI adds the asterisk of a required field.
         label={label}
         endAdornment={endAdornment}
-        inputProps={{ maxLength, 'aria-describedby': helperId }}
+        inputProps={{ maxLength, inputMode, 'aria-describedby': helperId }}
       />
       {helperText && <FormHelperText id={helperId}>{helperText}</FormHelperText>}
     </FormControl>

@@ -2,11 +2,25 @@ import type {
   LoginRequest,
   PasswordResetConfirmRequest,
   RegistrationRequest,
+  TwoFactorLoginRequest,
 } from '@merit/contract';
 import { apiRequest, apiRequestWithGuard } from '../../api/client';
 
+/**
+ * The spec's `{ key }`, or, for an account with two-step verification on,
+ * `{ twoFactorRequired, ticket }` for the second step.
+ */
 export function login(body: LoginRequest) {
-  return apiRequest('/auth/login/', { method: 'POST', body, schema: (c) => c.loginResponse });
+  return apiRequest('/auth/login/', { method: 'POST', body, schema: (c) => c.loginAnswer });
+}
+
+/** The second step of a login: the ticket and a code (or a recovery code); returns the key. */
+export function loginTwoFactor(body: TwoFactorLoginRequest) {
+  return apiRequest('/auth/login/two-factor/', {
+    method: 'POST',
+    body,
+    schema: (c) => c.loginResponse,
+  });
 }
 
 export function logout() {

@@ -22,6 +22,7 @@ import { EditAccountDialog } from '../../features/account/EditAccountDialog';
 import { LinkInstitutionalLogin } from '../../features/account/LinkInstitutionalLogin';
 import { RolesTable } from '../../features/account/RolesTable';
 import { SessionsTable } from '../../features/account/SessionsTable';
+import { TwoFactorSection } from '../../features/account/TwoFactorSection';
 import { YourData } from '../../features/account/YourData';
 import { currentUserKey, useCurrentUser } from '../../features/auth/session-hooks';
 import { useAuthMethods } from '../../features/auth/use-auth-methods';
@@ -144,6 +145,9 @@ export default function AccountPage() {
       )}
       <Section id="roles-heading" title="Committee roles">
         <RolesTable roles={user.roles} labelledBy="roles-heading" />
+      </Section>
+      <Section id="two-factor-heading" title="Two-step verification">
+        <TwoFactorSection user={user} />
       </Section>
       <Section id="sessions-heading" title="Sessions">
         <SessionsTable labelledBy="sessions-heading" />

@@ -12,6 +12,7 @@ import { useNotify } from '../../components/notifications/notification-context';
 import { login } from '../../features/auth/auth.api';
 import { CaptchaWidget, type CaptchaHandle } from '../../features/auth/captcha/CaptchaWidget';
 import { safeNext } from '../../features/auth/safe-next';
+import { TwoFactorStep } from '../../features/auth/TwoFactorStep';
 import { useAuthMethods } from '../../features/auth/use-auth-methods';
 
 const RESEND_VERIFICATION_PATH = '/auth/register/resend';
@@ -29,6 +30,12 @@ export default function LoginPage() {
   // Set when the server first asks for a human check (after a few attempts for one
   // username); it goes on asking until its window ends, so the check stays on screen.
   const [captchaNeeded, setCaptchaNeeded] = useState(false);
+  // Set when the password was right and the account asks for a second step.
+  const [ticket, setTicket] = useState<string | null>(null);
+  const loggedIn = (key: string) => {
+    setToken(key);
+    notify('Logged in.');
+  };
   const form = useServerForm({
     schema: (c) => c.loginRequest,
     initialValues: { username: '', password: '' },
@@ -37,9 +44,9 @@ export default function LoginPage() {
     prepare: async (values) =>
       captchaNeeded ? { ...values, captcha: (await captcha.current?.solve()) ?? '' } : values,
     submit: login,
-    onSuccess: ({ key }) => {
-      setToken(key);
-      notify('Logged in.');
+    onSuccess: (answer) => {
+      if ('ticket' in answer) setTicket(answer.ticket);
+      else loggedIn(answer.key);
     },
     onError: (error) => {
       if (!isApiError(error) || error.status === 0) return;
@@ -54,6 +61,21 @@ export default function LoginPage() {
   const federatedHref = oidc
     ? `${oidc.loginUrl}?${new URLSearchParams({ next: safeNext(params.get('next')) ?? '/' })}`
     : null;
+
+  if (ticket) {
+    return (
+      <AuthLayout title="Two-step verification">
+        <TwoFactorStep
+          ticket={ticket}
+          onLoggedIn={loggedIn}
+          onStartAgain={() => {
+            form.setValue('password', '');
+            setTicket(null);
+          }}
+        />
+      </AuthLayout>
+    );
+  }
 
   return (
     <AuthLayout title="Log in">
