@@ -229,7 +229,7 @@ describe('V8.1.4 alerts on abnormal request rates', () => {
         WEB_DIR: path.join(ctx.dataDir, 'web'),
         MANUAL_PATH: path.join(ctx.dataDir, 'manual.pdf'),
       }),
-      { database, now: ctx.clock.now, logger: false },
+      { database, now: ctx.clock.now, logger: false, alertFlushMs: 0 },
     );
     try {
       await failLogins(ctx.app, 3);
