@@ -23,7 +23,6 @@ import {
   resourceEntriesOf,
   resourceEntriesOfCall,
   resourceTotalsOf,
-  textAnswersOfCall,
   type CallProposalRow,
 } from './proposals.queries.js';
 
@@ -91,9 +90,7 @@ async function readChairData(
     answersRead === 'none'
       ? new Map<number, Map<number, Record<string, unknown>>>()
       : 'callId' in reviewed
-        ? answersRead === 'text'
-          ? textAnswersOfCall(tx, callId, reviewed.typeId)
-          : reviewAnswersOfCall(tx, callId, reviewed.typeId)
+        ? reviewAnswersOfCall(tx, callId, reviewed.typeId, { textOnly: answersRead === 'text' })
         : reviewAnswersOfProposals(tx, [...reviewed.ids]),
     reviewFormsOfCall(tx, callId, typeId),
     'callId' in resources

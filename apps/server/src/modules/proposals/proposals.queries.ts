@@ -46,7 +46,6 @@ import {
   proposalTypeForms,
   proposalTypes,
   proposals,
-  reviewResponses,
   reviews,
   users,
 } from '../../db/schema.js';
@@ -1127,40 +1126,4 @@ export async function myProposals(tx: Tx, actorId: number) {
     .innerJoin(proposalTypes, eq(proposalTypes.id, proposals.proposalTypeId))
     .where(ownSql(actorId))
     .orderBy(desc(proposals.updatedAt), desc(proposals.id));
-}
-
-/**
- * For the chair's export of a call's reviews' comments: the answers of its reviews that
- * hold at least one text (by review id, then form id). Comments are the texts of the
- * answers (`textAnswers`), so an answer of numbers only (a Review Score Form's) is not
- * read: on a 10,000-proposal call that is half of the 80,000 answers, which `pg` parsed
- * and the server dropped (bench/README.md, figure (d)). Chosen by the call's id (and
- * `typeId`, the type of a one-type export).
- */
-export async function textAnswersOfCall(
-  tx: Tx,
-  callId: number,
-  typeId?: number,
-): Promise<Map<number, Map<number, Record<string, unknown>>>> {
-  const rows = await tx
-    .select({
-      reviewId: reviewResponses.reviewId,
-      formId: reviewResponses.formId,
-      data: reviewResponses.data,
-    })
-    .from(reviewResponses)
-    .innerJoin(reviews, eq(reviews.id, reviewResponses.reviewId))
-    .where(
-      and(
-        inArray(reviews.proposalId, idsOfCall(tx, callId, typeId)),
-        sql`jsonb_path_exists(${reviewResponses.data}, '$.* ? (@.type() == "string")')`,
-      ),
-    );
-  const answers = new Map<number, Map<number, Record<string, unknown>>>();
-  for (const row of rows) {
-    let byForm = answers.get(row.reviewId);
-    if (!byForm) answers.set(row.reviewId, (byForm = new Map()));
-    byForm.set(row.formId, row.data);
-  }
-  return answers;
 }
