@@ -13,6 +13,7 @@ import {
 import type { Config } from './config.js';
 import { configuredDatabase, openDatabase, type Database } from './db/client.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { twoFactorRoutes } from './modules/auth/two-factor.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { registerAuth } from './plugins/auth.js';
@@ -199,6 +200,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         });
         await api.register(healthRoutes);
         await api.register(authRoutes);
+        await api.register(twoFactorRoutes);
         await api.register(accountsRoutes);
         await api.register(oidcRoutes);
         await api.register(callsRoutes);
