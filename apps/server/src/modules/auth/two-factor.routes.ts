@@ -91,6 +91,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       } catch (error) {
         const reason = error instanceof HttpError ? error.code : 'error';
         logSecurityEvent(request.log, 'login.failed', { userId, reason });
+        app.alerts.record('login_failed');
         throw error;
       }
     },
