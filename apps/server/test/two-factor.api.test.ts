@@ -11,6 +11,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginThrottle, users, userTwoFactor } from '../src/db/schema.js';
 import { hotp, matchTotp, type HotpAlgorithm } from '../src/modules/auth/totp.js';
+import { lastMailTo } from './mail.js';
 import {
   auth,
   createTestApp,
@@ -180,6 +181,10 @@ describe('turning it on', () => {
     expect(events).toContainEqual(
       expect.objectContaining({ securityEvent: 'two_factor.enabled', userId: user.id }),
     );
+    // ASVS V2.5.5: the account's address hears of the change.
+    const notice = await lastMailTo(ctx, user.email);
+    expect(notice.subject).toBe('Two-step verification is now on for your Merit account');
+    expect(notice.links).toEqual([expect.stringMatching(/\/auth\/password-reset\/$/)]);
 
     expect((await me(key)).json().has_two_factor).toBe(true);
     const status = await ctx.app.inject({
@@ -422,6 +427,9 @@ describe('turning it off', () => {
     expect(off.statusCode).toBe(204);
     expect(events).toContainEqual(
       expect.objectContaining({ securityEvent: 'two_factor.disabled', userId: user.id }),
+    );
+    expect((await lastMailTo(ctx, user.email)).subject).toBe(
+      'Two-step verification was turned off for your Merit account',
     );
     expect(Object.keys(await passwordStep(user.username))).toEqual(['key']);
     expect((await me(key)).json().has_two_factor).toBe(false);

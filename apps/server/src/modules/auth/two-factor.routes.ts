@@ -14,10 +14,13 @@ import {
 import { twoFactorMessages } from '@merit/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { clientKey } from '../../lib/client-address.js';
+import { enqueueMail } from '../../lib/mail-job.js';
 import { admitSecondStepAttempt, clearLoginAttempts } from '../../lib/login-throttle.js';
 import { badRequest, HttpError } from '../../lib/http-errors.js';
 import { findUserById, loadSelf } from '../users/users.service.js';
+import type { UserRow } from '../users/users.service.js';
 import { logSecurityEvent } from './security-log.js';
+import { twoFactorChangedMail } from './two-factor.mails.js';
 import { issueToken } from './tokens.js';
 import {
   checkSecondFactor,
@@ -39,6 +42,18 @@ const ticketExpired = () =>
  * of a password login. Federated logins never reach it: their provider has its own.
  */
 export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
+  const resetLink = `${app.config.publicUrl}/auth/password-reset/`;
+  /** Queued in the change's transaction: the mail goes once it has committed. */
+  const noticeChange = (
+    work: Parameters<typeof enqueueMail>[0],
+    user: UserRow,
+    change: 'on' | 'off',
+  ) =>
+    enqueueMail(
+      work,
+      twoFactorChangedMail(user.email, user.firstName || user.username, resetLink, change),
+    );
+
   app.post(
     '/auth/login/two-factor/',
     {
@@ -141,9 +156,11 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const recoveryCodes = await app.write(request, ({ tx, actor, now }) =>
-        confirmSetup(tx, actor.id, request.body.code, now),
-      );
+      const recoveryCodes = await app.write(request, async (work) => {
+        const codes = await confirmSetup(work.tx, work.actor.id, request.body.code, work.now);
+        await noticeChange(work, await loadSelf(work.tx, work.actor.id), 'on');
+        return codes;
+      });
       logSecurityEvent(request.log, 'two_factor.enabled', { userId: request.user!.id });
       return { recoveryCodes };
     },
@@ -162,9 +179,12 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const userId = request.user!.id;
-      const used = await app.write(request, async ({ tx, actor, now }) =>
-        disableTwoFactor(tx, await loadSelf(tx, actor.id), request.body, now),
-      );
+      const used = await app.write(request, async (work) => {
+        const user = await loadSelf(work.tx, work.actor.id);
+        const how = await disableTwoFactor(work.tx, user, request.body, work.now);
+        await noticeChange(work, user, 'off');
+        return how;
+      });
       if (used === 'recovery')
         logSecurityEvent(request.log, 'two_factor.recovery_code_used', { userId });
       logSecurityEvent(request.log, 'two_factor.disabled', { userId, method: used });

@@ -1,0 +1,32 @@
+import { linkMail, type Mail } from '../../plugins/mail.js';
+
+/**
+ * The notice after two-step verification was turned on or off (ASVS V2.5.5: the account's
+ * authentication factors changed), to the account's address, so whoever did not make the
+ * change learns of it. No key in it: the reset page asks for the address again.
+ */
+export function twoFactorChangedMail(
+  to: string,
+  name: string,
+  resetLink: string,
+  change: 'on' | 'off',
+): Mail {
+  return linkMail({
+    to,
+    subject:
+      change === 'on'
+        ? 'Two-step verification is now on for your Merit account'
+        : 'Two-step verification was turned off for your Merit account',
+    greeting: `Hello ${name},`,
+    lines: [
+      change === 'on'
+        ? 'Two-step verification was just turned on for your Merit account: logging in with your password now also asks for a code from an authenticator app.'
+        : 'Two-step verification was just turned off for your Merit account: your password alone now logs in.',
+      'If this was you, there is nothing to do.',
+    ],
+    action: 'If it was not you, choose a new password now',
+    link: resetLink,
+    footer:
+      'Then turn two-step verification on again from My Account, or tell the people who run Merit for your organisation.',
+  });
+}
