@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginThrottle, users, userTwoFactor } from '../src/db/schema.js';
-import { hotp, matchTotp, type HotpAlgorithm } from '../src/modules/auth/totp.js';
+import { hotp, isReplayedTotp, matchTotp, type HotpAlgorithm } from '../src/modules/auth/totp.js';
 import { lastMailTo } from './mail.js';
 import {
   auth,
@@ -102,6 +102,18 @@ describe('the code function', () => {
     expect(matchTotp(seeds.sha1, code(step), now, step)).toBeNull();
     expect(matchTotp(seeds.sha1, code(step), now, step - 1)).toBe(step);
     expect(matchTotp(seeds.sha1, code(step - 1), now, step)).toBeNull();
+  });
+
+  it('tells a code used before from a wrong one', () => {
+    const now = new Date(1111111111 * 1000);
+    const step = totpStep(now);
+    const code = (s: number) => hotp(seeds.sha1, s);
+    expect(isReplayedTotp(seeds.sha1, code(step), now, step)).toBe(true);
+    expect(isReplayedTotp(seeds.sha1, code(step - 1), now, step)).toBe(true);
+    expect(isReplayedTotp(seeds.sha1, code(step), now, null)).toBe(false);
+    expect(isReplayedTotp(seeds.sha1, code(step + 1), now, step)).toBe(false);
+    expect(isReplayedTotp(seeds.sha1, code(step - 2), now, step)).toBe(false);
+    expect(isReplayedTotp(seeds.sha1, '000000', now, step)).toBe(code(step) === '000000');
   });
 });
 
@@ -273,6 +285,13 @@ describe('logging in with it on', () => {
     const replay = await secondStep(second.ticket!, code);
     expect(replay.statusCode).toBe(400);
     expect(replay.json()).toEqual({ detail: twoFactorMessages.wrongCode, code: 'two_factor' });
+    // ASVS V2.8.5: the replay is logged as one, and the holder is told.
+    expect(events).toContainEqual(
+      expect.objectContaining({ securityEvent: 'two_factor.replayed', userId: user.id }),
+    );
+    const notice = await lastMailTo(ctx, user.email);
+    expect(notice.subject).toBe('A used two-step code was tried on your Merit account');
+    expect(notice.links).toEqual([expect.stringMatching(/\/auth\/password-reset\/$/)]);
     expect((await secondStep(second.ticket!, codeOf(secret, -1))).statusCode).toBe(400);
     // The next step's code is new.
     ctx.clock.advance(30_000);

@@ -23,6 +23,8 @@ export type SecurityEvent =
   | 'two_factor.disabled'
   /** A login or turning off two-step verification used up one of the recovery codes. */
   | 'two_factor.recovery_code_used'
+  /** A login's second step offered an authenticator code already used: refused, the holder mailed. */
+  | 'two_factor.replayed'
   /** A new password set from a reset link. */
   | 'password.reset'
   /** The user asked for a new address; it changes once the link mailed to it is followed. */

@@ -56,6 +56,26 @@ export function matchTotp(
 }
 
 /**
+ * Whether `code` is the code of a step in the window that was already used (at or before
+ * `lastStep`): a code seen again, which ASVS V2.8.5 wants logged and its holder told of.
+ * Asked only of a code `matchTotp` refused.
+ */
+export function isReplayedTotp(
+  secret: Uint8Array,
+  code: string,
+  now: Date,
+  lastStep: number | null,
+): boolean {
+  if (lastStep === null) return false;
+  const current = totpStep(now);
+  let replayed = false;
+  for (let step = current - TOTP_WINDOW_STEPS; step <= current + TOTP_WINDOW_STEPS; step += 1) {
+    if (step <= lastStep && sameCode(hotp(secret, step), code)) replayed = true;
+  }
+  return replayed;
+}
+
+/**
  * The key at rest: AES-256-GCM under a key of the app's (`two-factor-key` in app_secrets),
  * as `v1.<iv>.<tag>.<ciphertext>` in base64url. A copy of this table alone (a log, an
  * export, a stray backup of it) gives no one the keys; a copy of the whole database does.

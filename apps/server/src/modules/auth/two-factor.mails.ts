@@ -30,3 +30,23 @@ export function twoFactorChangedMail(
       'Then turn two-step verification on again from My Account, or tell the people who run Merit for your organisation.',
   });
 }
+
+/**
+ * The notice after a login offered an authenticator code that had already been used
+ * (ASVS V2.8.5): the password was right, so whoever sent it knows the password and may
+ * have seen a code. Harmless when the holder sent one code twice; the mail says so.
+ */
+export function twoFactorReplayedMail(to: string, name: string, resetLink: string): Mail {
+  return linkMail({
+    to,
+    subject: 'A used two-step code was tried on your Merit account',
+    greeting: `Hello ${name},`,
+    lines: [
+      'Someone logged in to your Merit account with the right password, then gave a code from your authenticator app that had already been used. Merit refused it.',
+      'If you just sent the same code twice, there is nothing to do.',
+    ],
+    action: 'If it was not you, your password is known to someone else: choose a new one now',
+    link: resetLink,
+    footer: 'Codes are used once, so a code someone saw over your shoulder cannot log them in.',
+  });
+}

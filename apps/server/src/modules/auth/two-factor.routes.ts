@@ -20,10 +20,11 @@ import { badRequest, HttpError } from '../../lib/http-errors.js';
 import { findUserById, loadSelf } from '../users/users.service.js';
 import type { UserRow } from '../users/users.service.js';
 import { logSecurityEvent } from './security-log.js';
-import { twoFactorChangedMail } from './two-factor.mails.js';
+import { twoFactorChangedMail, twoFactorReplayedMail } from './two-factor.mails.js';
 import { issueToken } from './tokens.js';
 import {
   checkSecondFactor,
+  secondFactorAccepted,
   confirmSetup,
   countTicketFailure,
   disableTwoFactor,
@@ -78,13 +79,21 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         const attempt = { username: user.username, address: clientKey(request.ip) };
         // Counted before the code is checked, as the password is (login-throttle.ts).
         await admitSecondStepAttempt(app.db, attempt, now);
-        const outcome = await app.writeAnonymous(async ({ tx }) => {
+        const outcome = await app.writeAnonymous(async (work) => {
+          const { tx } = work;
           // Locked, so one ticket cannot be spent twice by two requests at once.
           if ((await ticketUser(tx, ticket, now)) !== user.id) return { expired: true } as const;
           const used = await checkSecondFactor(tx, user.id, code, now);
-          if (!used) {
+          if (!secondFactorAccepted(used)) {
             await countTicketFailure(tx, ticket);
-            return { used: null };
+            if (used === 'replayed') {
+              // Queued in this transaction, which commits: the refusal is thrown after it.
+              await enqueueMail(
+                work,
+                twoFactorReplayedMail(user.email, user.firstName || user.username, resetLink),
+              );
+            }
+            return { used: null, replayed: used === 'replayed' };
           }
           await spendTicket(tx, ticket);
           const key = await issueToken(tx, user.id, now, {
@@ -95,6 +104,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         });
         if ('expired' in outcome) throw ticketExpired();
         if (!outcome.used) {
+          if (outcome.replayed) logSecurityEvent(request.log, 'two_factor.replayed', { userId });
           throw badRequest(twoFactorMessages.wrongCode, undefined, errorCodes.twoFactor);
         }
         await clearLoginAttempts(app.db, attempt);

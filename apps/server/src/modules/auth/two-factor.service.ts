@@ -23,7 +23,7 @@ import { conflict, invalid } from '../../lib/http-errors.js';
 import { verifyPassword } from '../../lib/passwords.js';
 import { digestKey, newTokenKey, randomString } from '../../lib/secrets.js';
 import type { UserRow } from '../users/users.service.js';
-import { decryptSecret, encryptSecret, matchTotp } from './totp.js';
+import { decryptSecret, encryptSecret, isReplayedTotp, matchTotp } from './totp.js';
 
 /** The key that encrypts two-step verification keys at rest (see totp.ts). */
 async function encryptionKey(db: Tx): Promise<Buffer> {
@@ -150,17 +150,27 @@ async function replaceRecoveryCodes(db: Tx, userId: number): Promise<string[]> {
 }
 
 /**
+ * What a second-step code was: an authenticator code not used before, or an unused recovery
+ * code (both accepted); an authenticator code already used (`replayed`, refused); or
+ * neither (null, refused).
+ */
+export type SecondFactorCheck = 'totp' | 'recovery' | 'replayed' | null;
+
+/** Whether a check let the code through. */
+export const secondFactorAccepted = (check: SecondFactorCheck): check is 'totp' | 'recovery' =>
+  check === 'totp' || check === 'recovery';
+
+/**
  * Checks a second-step code of a user who has two-step verification on: an authenticator
- * code not used before, or an unused recovery code (which is then used up). Says which,
- * or null when it is neither. The user's row is locked, so two requests with one code
- * cannot both pass.
+ * code not used before, or an unused recovery code (which is then used up). The user's row
+ * is locked, so two requests with one code cannot both pass.
  */
 export async function checkSecondFactor(
   db: Tx,
   userId: number,
   code: string,
   now: Date,
-): Promise<'totp' | 'recovery' | null> {
+): Promise<SecondFactorCheck> {
   const [row] = await db
     .select()
     .from(userTwoFactor)
@@ -171,7 +181,7 @@ export async function checkSecondFactor(
   if (isTotpCode(typed)) {
     const secret = decryptSecret(await encryptionKey(db), row.secretEncrypted);
     const step = matchTotp(secret, typed, now, row.lastStep);
-    if (step === null) return null;
+    if (step === null) return isReplayedTotp(secret, typed, now, row.lastStep) ? 'replayed' : null;
     await db.update(userTwoFactor).set({ lastStep: step }).where(eq(userTwoFactor.userId, userId));
     return 'totp';
   }
@@ -202,7 +212,7 @@ export async function disableTwoFactor(
   await requirePassword(user, input.password);
   if (!(await twoFactorEnabled(db, user.id))) throw conflict(twoFactorMessages.notEnabled);
   const used = await checkSecondFactor(db, user.id, input.code, now);
-  if (!used) throw invalid({ code: [twoFactorMessages.wrongCode] });
+  if (!secondFactorAccepted(used)) throw invalid({ code: [twoFactorMessages.wrongCode] });
   await db.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, user.id));
   await db.delete(userTwoFactor).where(eq(userTwoFactor.userId, user.id));
   return used;
