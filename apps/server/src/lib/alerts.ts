@@ -259,9 +259,11 @@ function kindOfStatus(status: number): AlertKind | null {
 export function registerAlerts(app: App, flushMs: number): void {
   const alerts = createAlerts(app, flushMs);
   app.decorate('alerts', alerts);
-  app.addHook('onResponse', async (_request, reply) => {
+  // A callback hook, not an async one: it runs on every answer and needs no promise.
+  app.addHook('onResponse', (_request, reply, done) => {
     const kind = kindOfStatus(reply.statusCode);
     if (kind) alerts.record(kind);
+    done();
   });
   // 0: no timer, for tests, which flush when they choose (as they drain the jobs).
   if (flushMs > 0) app.addHook('onReady', async () => alerts.start());
