@@ -9,14 +9,21 @@ const layer = (element: Element) => Number(getComputedStyle(element).zIndex);
 
 /** The account page with a notification on screen ("… copied to the clipboard."). */
 async function accountWithNotification() {
-  stubApi({ 'GET /user_details/': { body: makeUser() } });
+  stubApi({
+    'GET /user_details/': { body: makeUser() },
+    // The page's other sections, so that nothing on it fails to load.
+    'GET /auth/sessions/': { body: [] },
+    'GET /auth/two-factor/': { body: { enabled: false, enabledAt: null, recoveryCodesLeft: 0 } },
+  });
   const writeText = vi.fn().mockResolvedValue(undefined);
   Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
   const user = userEvent.setup();
   renderApp('/account', { token: 'k' });
   await screen.findByRole('heading', { name: 'My Account' }, AFTER_NAVIGATION);
   await user.click(screen.getByRole('button', { name: 'Copy' }));
-  const notification = (await screen.findByRole('alert')).parentElement!;
+  const notification = (await screen.findByText(/copied to the clipboard/)).closest(
+    '.MuiSnackbar-root',
+  )!;
   return { user, notification };
 }
 
