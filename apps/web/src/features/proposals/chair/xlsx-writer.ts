@@ -35,8 +35,7 @@ export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsh
  */
 // eslint-disable-next-line no-control-regex -- finding the control characters is the point
 const XML_SPECIAL = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
-// eslint-disable-next-line no-control-regex -- as above
-const XML_SPECIAL_ALL = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+const XML_SPECIAL_ALL = new RegExp(XML_SPECIAL.source, 'g');
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 export const escapeXml = (text: string) =>
   XML_SPECIAL.test(text) ? text.replace(XML_SPECIAL_ALL, (c) => ENTITIES[c] ?? '') : text;
