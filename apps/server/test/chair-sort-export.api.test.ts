@@ -1,4 +1,5 @@
 import {
+  exportColumnsMessage,
   exportTypeNotInCall,
   resourceSortMessages,
   type CallProposal,
@@ -841,6 +842,121 @@ describe('the chair’s export of one proposal type', () => {
     });
     expect(anonymous.statusCode).toBe(401);
     const missing = await exportOf(w.people.chair, `type=${two.observing}`, two.callId + 1000);
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().code).toBe('not_found');
+  });
+});
+
+describe('the chair’s lean export (columns=lean): only what the Comments download writes', () => {
+  const exportOf = (who: Person, query: string, callId = w.callId) =>
+    who.call('GET', `/calls/${callId}/proposals/export/?${query}`);
+  const bodyOf = async (who: Person, query: string) => {
+    const res = await exportOf(who, query);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as CallProposalExport;
+  };
+  /** The chair's columns a lean row leaves out (the web's Comments test leaves out the same). */
+  const CHAIR_ONLY = ['resourceValues', 'reviewers', 'reviewScores', 'score'];
+  const withoutChairOnly = (row: CallProposal) =>
+    Object.fromEntries(Object.entries(row).filter(([key]) => !CHAIR_ONLY.includes(key)));
+  /** Every row's own columns, chair or not. */
+  const PROPOSAL_COLUMNS = [
+    'id',
+    'proposalName',
+    'proposalTypeId',
+    'proposalTypeName',
+    'author',
+    'authorId',
+    'state',
+    'stateVal',
+    'lastModified',
+    'editable',
+  ];
+  const includes = ['', 'include=allReviewComments', 'include=allReviewScores,allReviewComments'];
+
+  it('holds the chair’s rows without reviewers, scores and resources, and no totals', async () => {
+    const typeId = (await bodyOf(w.people.chair, '')).items[0]!.proposalTypeId;
+    for (const include of includes)
+      for (const type of ['', `&type=${typeId}`]) {
+        const query = `${include}${type}`;
+        const full = await bodyOf(w.people.chair, query);
+        const lean = await bodyOf(w.people.chair, `${query}&columns=lean`);
+        expect(lean, query).toEqual({
+          items: full.items.map(withoutChairOnly),
+          total: full.total,
+          resourceTotals: {},
+          facilities: [],
+        });
+        expect(lean.total).toBe(Object.keys(w.ids).length);
+        // `chair` is what no `columns` gives.
+        expect(await bodyOf(w.people.chair, `${query}&columns=chair`), query).toEqual(full);
+      }
+  });
+
+  it('has exactly the proposal’s columns, isReviewed and the parts asked for; of the chair’s own, the columns only', async () => {
+    const lean = await bodyOf(w.people.chair, 'include=allReviewComments&columns=lean');
+    const row = (id: number) => lean.items.find((item) => item.id === id)!;
+    const keys = (id: number) => Object.keys(row(id)).sort();
+    expect(keys(w.ids.split)).toEqual(
+      [...PROPOSAL_COLUMNS, 'isReviewed', 'allReviewComments'].sort(),
+    );
+    expect(row(w.ids.split)).toMatchObject({
+      isReviewed: true,
+      allReviewComments: [
+        { reviewer: { name: 'Mia Member' }, comments: [{ name: 'Strengths', value: 'Merit 4' }] },
+      ],
+    });
+    expect(keys(w.ids.own)).toEqual([...PROPOSAL_COLUMNS].sort());
+    expect(JSON.stringify(lean)).not.toContain('Merit 5');
+    // The chair's own, and the draft the chair collaborates on, are the chair's own.
+    const own = [w.ids.own, w.ids.shared];
+    const bare = await bodyOf(w.people.chair, 'columns=lean');
+    for (const item of bare.items)
+      expect(Object.keys(item).sort(), item.proposalName).toEqual(
+        [...PROPOSAL_COLUMNS, ...(own.includes(item.id) ? [] : ['isReviewed'])].sort(),
+      );
+    // Not a word of the reviews, reviewers or resources without being asked.
+    expect(JSON.stringify(bare)).not.toMatch(/Merit|"reviewer|ATCA|hours/);
+  });
+
+  it('refuses a columns it does not know, naming the ones it knows', async () => {
+    for (const query of [
+      'columns=comments',
+      'columns=LEAN',
+      'columns=',
+      'columns=chair,lean',
+      'columns=lean&columns=chair',
+      'include=allReviewComments&columns=%20lean',
+    ]) {
+      const res = await exportOf(w.people.chair, query);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json(), query).toEqual({
+        code: 'validation_error',
+        detail: expect.any(String),
+        fields: { columns: [exportColumnsMessage] },
+      });
+      expect(res.body).not.toContain('Quasars');
+    }
+    expect(exportColumnsMessage).toBe('Columns is one of: chair, lean (chair unless given).');
+  });
+
+  it('refuses everyone but the call’s chairs, as the chair’s columns are refused', async () => {
+    for (const who of [w.people.member, w.people.author])
+      for (const query of ['columns=lean', 'include=allReviewComments&columns=lean']) {
+        const res = await exportOf(who, query);
+        const full = await exportOf(who, query.replace('columns=lean', 'columns=chair'));
+        expect(res.statusCode, query).toBe(403);
+        expect(res.json()).toEqual(full.json());
+        expect(res.body).not.toContain('Quasars');
+        expect(res.body).not.toContain('Merit');
+      }
+    const anonymous = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/v1/calls/${w.callId}/proposals/export/?columns=lean`,
+    });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json().code).toBe('not_authenticated');
+    const missing = await exportOf(w.people.chair, 'columns=lean', w.callId + 1000);
     expect(missing.statusCode).toBe(404);
     expect(missing.json().code).toBe('not_found');
   });

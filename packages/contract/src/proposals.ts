@@ -269,18 +269,36 @@ export type CallProposalExportPart = (typeof CALL_PROPOSAL_EXPORT_PARTS)[number]
 
 const exportPartsMessage = `Include any of: ${CALL_PROPOSAL_EXPORT_PARTS.join(', ')}, comma-separated.`;
 
+/**
+ * Which columns an export's rows carry (`columns`). `chair`, the default: the chair's
+ * columns as the list's pages give them (resources, reviewers, Reviewed, each score field's
+ * mean and the score), with the call's resource totals and facilities. `lean`: of those,
+ * `isReviewed` only (which decides, with the state, whether a row is in a download), with
+ * `resourceTotals` `{}` and `facilities` `[]`; the server does not read the reviewers,
+ * scores or resources at all. For a download that writes none of them, the Comments file:
+ * on a 10,000-proposal call they are a sixth of its body (bench/README.md, figure (d)).
+ * `include` adds its parts either way.
+ */
+export const CALL_PROPOSAL_EXPORT_COLUMNS = ['chair', 'lean'] as const;
+export type CallProposalExportColumns = (typeof CALL_PROPOSAL_EXPORT_COLUMNS)[number];
+
+export const exportColumnsMessage = `Columns is one of: ${CALL_PROPOSAL_EXPORT_COLUMNS.join(', ')} (chair unless given).`;
+
 /** The refusal of an export's `type` that is an id, but of no proposal type of the call. */
 export const exportTypeNotInCall =
   'This proposal type does not belong to this call: give one of its types, or no type for the whole call.';
 
 /**
- * The query of GET /calls/{callId}/proposals/export/: `include`, the parts beyond the rows,
- * and `type`, one proposal type of the call whose proposals alone the export holds (each
- * of the chair's downloads but the whole-call workbook is of one type). A `type` that is
- * not an id, or not one of the call's types, is refused (400).
+ * The query of GET /calls/{callId}/proposals/export/: `include`, the parts beyond the rows;
+ * `type`, one proposal type of the call whose proposals alone the export holds (each
+ * of the chair's downloads but the whole-call workbook is of one type); and `columns`,
+ * the chair's columns (`chair`) or only `isReviewed` of them (`lean`). A `type` that is
+ * not an id, or not one of the call's types, or a `columns` it does not know, is refused
+ * (400).
  */
 export const callProposalExportQuery = z.object({
   type: idParam.optional(),
+  columns: z.enum(CALL_PROPOSAL_EXPORT_COLUMNS, { error: exportColumnsMessage }).default('chair'),
   include: z
     .string()
     .max(200, { error: exportPartsMessage })
@@ -315,6 +333,10 @@ export type CallProposalExportQuery = z.output<typeof callProposalExportQuery>;
  * (drafts' too), in the same order. The chair's list has no type filter (it shows the
  * whole call's totals); the downloads write no totals, and `facilities` only orders the
  * facilities their rows name, so a type's files are the same either way.
+ *
+ * With `columns=lean`, each row is the proposal's own columns, `isReviewed` (not on the
+ * chair's own proposals, as with `chair`) and what `include` names; `resourceTotals` is
+ * `{}` and `facilities` `[]`.
  */
 export const callProposalExport = z.object({
   items: z.array(callProposal),

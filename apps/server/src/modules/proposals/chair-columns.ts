@@ -1,4 +1,9 @@
-import type { CallProposal, CallProposalExportPart, CallProposalPage } from '@merit/contract';
+import type {
+  CallProposal,
+  CallProposalExportColumns,
+  CallProposalExportPart,
+  CallProposalPage,
+} from '@merit/contract';
 import {
   proposalScores,
   RESULT_SCORE,
@@ -139,18 +144,60 @@ const ALL_PARTS: readonly CallProposalExportPart[] = ['allReviewScores', 'allRev
  * comments only when `parts` names them; the reviews' answers are read only for comments,
  * and only those that hold a text. Each proposal's comments are written as the JSON the
  * body holds (`RawJson`), not as objects: a large call's comments are most of its body.
- * With `typeId`, of that type's proposals only, and its totals and facilities.
+ * With `typeId`, of that type's proposals only, and its totals and facilities. With
+ * `columns` `lean`, `isReviewed` (which the rows carry) and `parts` only: see
+ * `leanColumnsOfCall`.
  */
 export async function callChairColumns(
   work: ReadWork,
   call: CallRow,
   parts: readonly CallProposalExportPart[],
   typeId?: number,
+  columns: CallProposalExportColumns = 'chair',
 ): Promise<(rows: readonly CallProposalRow[]) => ChairColumnsOfRows> {
+  if (columns === 'lean') return leanColumnsOfCall(work, call, parts, typeId);
   const all = { callId: call.id, typeId };
   const answers = parts.includes('allReviewComments') ? 'text' : 'none';
   const data = await readChairData(work.tx, call.id, all, all, undefined, answers);
   return (rows) => chairColumnsFrom(data, rows, parts, 'json');
+}
+
+/** The totals a lean export carries: none (the contract's `columns=lean`). */
+const NO_TOTALS: ChairTotals = { resourceTotals: {}, facilities: [] };
+
+/**
+ * The lean export's columns (`columns=lean`, the Comments download): `isReviewed`, which
+ * the rows carry already, and each review's scores or comments when `parts` names them,
+ * made as `callChairColumns` makes them. Nothing else is read: not the reviewers, not the
+ * resource entries or totals, and not the reviews at all without `parts`; the reviews'
+ * forms only for comments. Nothing of the reviews of the caller's own rows, as there.
+ */
+async function leanColumnsOfCall(
+  work: ReadWork,
+  call: CallRow,
+  parts: readonly CallProposalExportPart[],
+  typeId?: number,
+): Promise<(rows: readonly CallProposalRow[]) => ChairColumnsOfRows> {
+  const withComments = parts.includes('allReviewComments');
+  const [reviewRows, answers, forms] =
+    parts.length === 0
+      ? [[], new Map(), []]
+      : await Promise.all([
+          reviewsOfCall(work.tx, call.id, typeId),
+          withComments
+            ? reviewAnswersOfCall(work.tx, call.id, typeId, { textOnly: true })
+            : new Map<number, Map<number, Record<string, unknown>>>(),
+          withComments ? reviewFormsOfCall(work.tx, call.id, typeId) : [],
+        ]);
+  const data: ChairData = {
+    reviewRows,
+    reviewerRows: [],
+    answers,
+    forms,
+    entries: [],
+    totals: { totals: {}, facilities: [] },
+  };
+  return (rows) => chairColumnsFrom(data, rows, parts, 'json', 'lean');
 }
 
 /** The chair's columns of some rows, by proposal id, and the call's totals. */
@@ -159,12 +206,18 @@ interface ChairColumnsOfRows {
   totals: ChairTotals;
 }
 
+/**
+ * The chair's columns of `rows` from what was read for them; with `columns` `lean`, of
+ * those only `isReviewed` (nothing on the caller's own rows) beside `parts`, and no totals.
+ */
 function chairColumnsFrom(
   data: ChairData,
   rows: readonly CallProposalRow[],
   parts: readonly CallProposalExportPart[],
   comments: 'objects' | 'json',
+  columns: CallProposalExportColumns = 'chair',
 ): ChairColumnsOfRows {
+  const lean = columns === 'lean';
   const withScores = parts.includes('allReviewScores');
   const withComments = parts.includes('allReviewComments');
   const { reviewRows, reviewerRows, answers, forms, entries, totals } = data;
@@ -173,22 +226,26 @@ function chairColumnsFrom(
   const formsOf = groupBy(forms, (f) => f.proposalTypeId);
   const entriesOf = groupBy<ResourceEntry & { proposalId: number }>(entries, (e) => e.proposalId);
 
-  const columns = new Map<number, ChairColumns>();
+  const columnsOf = new Map<number, ChairColumns>();
   for (const row of rows) {
-    const resources = { resourceValues: resourceValues(entriesOf.get(row.id) ?? []) };
+    const resources = lean ? {} : { resourceValues: resourceValues(entriesOf.get(row.id) ?? []) };
     if (row.own) {
-      columns.set(row.id, resources);
+      columnsOf.set(row.id, resources);
       continue;
     }
     const reviews = reviewsOf.get(row.id) ?? [];
     const typeForms = formsOf.get(row.proposalTypeId) ?? [];
-    const reviewScores = proposalScores(reviews);
-    columns.set(row.id, {
+    const reviewScores = lean ? [] : proposalScores(reviews);
+    columnsOf.set(row.id, {
       ...resources,
-      reviewers: (reviewersOf.get(row.id) ?? []).map(({ id, name }) => ({ id, name })),
+      ...(!lean && {
+        reviewers: (reviewersOf.get(row.id) ?? []).map(({ id, name }) => ({ id, name })),
+      }),
       isReviewed: row.reviewed,
-      reviewScores,
-      score: reviewScores.find((s) => s.name === RESULT_SCORE)?.value ?? null,
+      ...(!lean && {
+        reviewScores,
+        score: reviewScores.find((s) => s.name === RESULT_SCORE)?.value ?? null,
+      }),
       ...(withScores && {
         allReviewScores: reviews.map((review) => ({
           reviewer: { id: review.reviewerId, name: review.reviewer },
@@ -205,8 +262,8 @@ function chairColumnsFrom(
     });
   }
   return {
-    columns,
-    totals: { resourceTotals: totals.totals, facilities: totals.facilities },
+    columns: columnsOf,
+    totals: lean ? NO_TOTALS : { resourceTotals: totals.totals, facilities: totals.facilities },
   };
 }
 

@@ -91,7 +91,7 @@ export const proposalsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          "Every proposal of a call (or of one of its proposal types, with type) with the chair's columns, in one read, for the downloads (chairs of the call's committee); each review's scores and comments when include names them",
+          "Every proposal of a call (or of one of its proposal types, with type) with the chair's columns, in one read, for the downloads (chairs of the call's committee); each review's scores and comments when include names them; with columns=lean, of the chair's columns only isReviewed, and no totals or facilities",
         params: callIdParams,
         querystring: callProposalExportQuery,
         response: {

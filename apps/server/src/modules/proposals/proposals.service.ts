@@ -214,7 +214,8 @@ function resourceSortOf(forms: readonly ResourceForm[], query: CallProposalsQuer
  * by the call's id, whatever the call holds. With `query.type`, by the call's id and that
  * type: the rows, reviews, comments, totals and facilities of its proposals only (a
  * download of one type is sent none of the others'); refused (400) when the call has no
- * such type.
+ * such type. With `query.columns` `lean`, of the chair's columns only `isReviewed`, and
+ * no totals: the reviewers, scores and resources are not read (the Comments download).
  */
 export async function getCallProposalExport(
   work: ReadWork,
@@ -230,7 +231,7 @@ export async function getCallProposalExport(
   const [rows, teams, chairColumnsOfRows] = await Promise.all([
     callProposalRows(work.tx, work.actor, call, work.now, typeId),
     teamsAndWindowsOfCall(work.tx, call.id, typeId),
-    callChairColumns(work, call, query.include, typeId),
+    callChairColumns(work, call, query.include, typeId, query.columns),
   ]);
   const editable = await editableOf(work, call, own, rows, teams);
   const chairs = chairColumnsOfRows(rows);

@@ -55,7 +55,8 @@ const PROGRESS_TEXT = {
  * Score Summary, Comments, Resources and All, each as CSV or XLSX, and one workbook of the
  * whole call. Every file is made here, in the browser, from the rows of its proposal type
  * (every row of the call for the workbook), which one request fetches first (of that
- * type only, with only the parts that file writes); what is under way shows meanwhile.
+ * type only, with only the parts and columns that file writes); what is under way shows
+ * meanwhile.
  */
 export function ChairExports({ callId, callName, types, labels }: ChairExportsProps) {
   const [menu, setMenu] = useState<{ anchor: HTMLElement; typeId: number } | null>(null);
@@ -70,7 +71,7 @@ export function ChairExports({ callId, callName, types, labels }: ChairExportsPr
     setProgress({ step: 'fetching' });
     try {
       const all = await fetchProposalExport(callId, {
-        include: EXPORT_PARTS[request.kind],
+        ...EXPORT_PARTS[request.kind],
         type: request.kind === 'workbook' ? undefined : request.typeId,
       });
       setProgress({ step: 'making', count: all.items.length });

@@ -5,6 +5,7 @@ import { makeCallProposal } from '../proposals.fixtures';
 import {
   EXPORT_PARTS,
   exportFileName,
+  type ExportParts,
   exportTable,
   sheetNames,
   tableCsv,
@@ -277,13 +278,22 @@ describe('the chair’s downloads', () => {
   });
 
   it('writes the same file from only the parts of the export it asks for', () => {
-    // The export sends each review's scores and comments only when `include` names them.
-    const fetched = (parts: readonly string[]) => ({
+    // The export sends each review's scores and comments only when `include` names them,
+    // and with `columns=lean` none of the chair's columns but isReviewed, and no
+    // facilities (the server's lean answer is tested to be exactly this).
+    const fetched = ({ include, columns }: ExportParts) => ({
       ...source,
+      facilities: columns === 'lean' ? [] : source.facilities,
       rows: source.rows.map((row) => {
         const sent: CallProposal = { ...row };
-        if (!parts.includes('allReviewScores')) delete sent.allReviewScores;
-        if (!parts.includes('allReviewComments')) delete sent.allReviewComments;
+        if (!include.includes('allReviewScores')) delete sent.allReviewScores;
+        if (!include.includes('allReviewComments')) delete sent.allReviewComments;
+        if (columns === 'lean') {
+          delete sent.resourceValues;
+          delete sent.reviewers;
+          delete sent.reviewScores;
+          delete sent.score;
+        }
         return sent;
       }),
     });
@@ -291,11 +301,44 @@ describe('the chair’s downloads', () => {
       const table = exportTable(kind, fetched(EXPORT_PARTS[kind]));
       expect(table, kind).toEqual(exportTable(kind, source));
       expect(table.rows.length, kind).toBeGreaterThan(0);
+      // The same bytes, as CSV and as the XLSX sheet's cells.
+      expect(tableCsv(table), kind).toBe(tableCsv(exportTable(kind, source)));
+      expect(tableSheetData(table), kind).toEqual(tableSheetData(exportTable(kind, source)));
     }
     expect(workbookTable(fetched(EXPORT_PARTS.workbook))).toEqual(workbookTable(source));
     // Not asking is not enough for the comments: without them the Comments file is empty.
-    expect(exportTable('comments', fetched([])).rows).toEqual([]);
-    expect(EXPORT_PARTS.score).toEqual([]);
+    expect(exportTable('comments', fetched({ include: [], columns: 'chair' })).rows).toEqual([]);
+    expect(EXPORT_PARTS.score).toEqual({ include: [], columns: 'chair' });
+    // Only Comments asks for lean rows: every other file writes a chair's column.
+    expect(
+      Object.entries(EXPORT_PARTS)
+        .filter(([, parts]) => parts.columns === 'lean')
+        .map(([kind]) => kind),
+    ).toEqual(['comments']);
+    for (const kind of ['score', 'resources', 'all'] as const)
+      expect(
+        exportTable(kind, fetched({ ...EXPORT_PARTS[kind], columns: 'lean' })),
+        kind,
+      ).not.toEqual(exportTable(kind, source));
+  });
+
+  it('leaves unreviewed drafts out of a lean Comments file, as isReviewed says', () => {
+    // A draft whose reviewer saved a review anyway is Reviewed (and so downloaded) only
+    // when isReviewed says so: the one chair's column a lean row keeps.
+    const reviewedDraft = makeCallProposal({
+      id: 34,
+      proposalName: 'Draft with a review',
+      state: 'Draft',
+      stateVal: 0,
+      isReviewed: true,
+      allReviewComments: [{ reviewer: ben, comments: [{ name: 'Strengths', value: 'Bold' }] }],
+    });
+    const rows = [
+      reviewedDraft,
+      { ...reviewedDraft, id: 35, proposalName: 'Unreviewed draft', isReviewed: false },
+    ];
+    const table = exportTable('comments', { rows, facilities: [] });
+    expect(table.rows.map((row) => row[1])).toEqual(['Draft with a review']);
   });
 
   it('writes the same file from a type’s export as from the whole call’s', () => {

@@ -1,4 +1,8 @@
-import type { CallProposal, CallProposalExportPart } from '@merit/contract';
+import type {
+  CallProposal,
+  CallProposalExportColumns,
+  CallProposalExportPart,
+} from '@merit/contract';
 import { formatScore, RESULT_SCORE, spreadsheetText } from '@merit/domain';
 import Papa from 'papaparse';
 import { safeFileName } from '../../files/downloads';
@@ -35,17 +39,28 @@ export const EXPORT_LABELS: Record<ExportKind, string> = {
   all: 'All',
 };
 
+/** What a download asks the export for. */
+export interface ExportParts {
+  /** Beyond the rows: each review's scores or comments. */
+  include: readonly CallProposalExportPart[];
+  /** The chair's columns (`chair`), or of them only `isReviewed` (`lean`). */
+  columns: CallProposalExportColumns;
+}
+
 /**
- * What each download needs from the export beyond the rows (its `include`): the Comments
+ * What each download needs from the export (its `include` and `columns`): the Comments
  * and All downloads write the reviews' comments, the whole-call workbook each review's
- * scores; the others only the rows' own columns. The rest is not fetched.
+ * scores; the others only the rows' own columns. Comments writes none of the chair's
+ * columns either (reviewers, scores, resources), only the rows' own and, to leave out
+ * unreviewed drafts, `isReviewed`: its rows are lean, which spares the server reading the
+ * rest. The rest is not fetched.
  */
-export const EXPORT_PARTS: Record<ExportKind | 'workbook', readonly CallProposalExportPart[]> = {
-  score: [],
-  comments: ['allReviewComments'],
-  resources: [],
-  all: ['allReviewComments'],
-  workbook: ['allReviewScores'],
+export const EXPORT_PARTS: Record<ExportKind | 'workbook', ExportParts> = {
+  score: { include: [], columns: 'chair' },
+  comments: { include: ['allReviewComments'], columns: 'lean' },
+  resources: { include: [], columns: 'chair' },
+  all: { include: ['allReviewComments'], columns: 'chair' },
+  workbook: { include: ['allReviewScores'], columns: 'chair' },
 };
 
 /**

@@ -45,6 +45,20 @@ describe('the export’s body check, in place of the contract’s zod schema', (
     expect(isCallProposalExport({ ...body, items: [], total: 0, resourceTotals: {} })).toBe(true);
   });
 
+  it('accepts the lean rows of columns=lean: the proposal’s own columns, isReviewed and comments', () => {
+    const leanRow = makeCallProposal({
+      id: 32,
+      isReviewed: true,
+      allReviewComments: [{ reviewer, comments: [{ name: 'Strengths', value: 'Clear' }] }],
+    });
+    // The chair's own proposal: not even isReviewed.
+    const own = makeCallProposal({ id: 33 });
+    expect(Object.keys(own)).not.toContain('isReviewed');
+    const lean = { items: [leanRow, own], total: 2, resourceTotals: {}, facilities: [] };
+    expect(callProposalExport.safeParse(lean).success).toBe(true);
+    expect(isCallProposalExport(lean)).toBe(true);
+  });
+
   it.each([
     ['no items', (c: Record<string, unknown>) => delete c.items],
     [
@@ -89,6 +103,11 @@ describe('the export’s address', () => {
     [{ include: [] }, '/calls/12/proposals/export/'],
     [{ include: ['allReviewComments'] }, '/calls/12/proposals/export/?include=allReviewComments'],
     [{ type: 40 }, '/calls/12/proposals/export/?type=40'],
+    [{ columns: 'chair' }, '/calls/12/proposals/export/'],
+    [
+      { include: ['allReviewComments'], columns: 'lean', type: 40 },
+      '/calls/12/proposals/export/?include=allReviewComments&columns=lean&type=40',
+    ],
     [
       { include: ['allReviewScores', 'allReviewComments'], type: 41 },
       '/calls/12/proposals/export/?include=allReviewScores,allReviewComments&type=41',

@@ -1,18 +1,31 @@
-import type { CallProposalExport, CallProposalExportPart } from '@merit/contract';
+import type {
+  CallProposalExport,
+  CallProposalExportColumns,
+  CallProposalExportPart,
+} from '@merit/contract';
 import { apiRequestWithGuard } from '../../../api/client';
 
-/** What a download asks the export for: its parts beyond the rows, and its proposal type. */
+/**
+ * What a download asks the export for: its parts beyond the rows, which of the chair's
+ * columns, and its proposal type.
+ */
 export interface ExportRequest {
   /** Each review's scores or comments, when the file writes them. */
   include?: readonly CallProposalExportPart[];
+  /** `lean` when the file writes none of the chair's columns but `isReviewed`. */
+  columns?: CallProposalExportColumns;
   /** One proposal type's proposals only; the whole call without it. */
   type?: number;
 }
 
-/** The export's address for a request: `include` and `type` only when given. */
-export function exportPath(callId: number, { include = [], type }: ExportRequest = {}): string {
+/** The export's address for a request: `include`, `columns` and `type` only when not the default. */
+export function exportPath(
+  callId: number,
+  { include = [], columns = 'chair', type }: ExportRequest = {},
+): string {
   const query = [
     ...(include.length > 0 ? [`include=${include.join(',')}`] : []),
+    ...(columns === 'chair' ? [] : [`columns=${columns}`]),
     ...(type === undefined ? [] : [`type=${type}`]),
   ];
   return `/calls/${callId}/proposals/export/${query.length > 0 ? `?${query.join('&')}` : ''}`;
@@ -25,7 +38,9 @@ export function exportPath(callId: number, { include = [], type }: ExportRequest
  * `include` names them: the comments are most of a large call's bytes, and only the
  * downloads that write them ask for them. A download of one proposal type asks for that
  * `type` only (a 10,000-proposal call's Comments were 21 MB with both types' reviews);
- * the whole-call workbook asks for the whole call.
+ * the whole-call workbook asks for the whole call. A download that writes none of the
+ * chair's columns but `isReviewed` (Comments) asks for `lean` rows: without reviewers,
+ * scores and resources, and with `resourceTotals` `{}` and `facilities` `[]`.
  *
  * The body is checked by `isCallProposalExport`, not by the contract's zod schema: on a
  * 10,000-proposal call zod took 0.3-0.5 s of the download (more than making the CSV), to
