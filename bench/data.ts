@@ -17,6 +17,7 @@
  * reviews) through bulk SQL (bench/lib/bulk.ts), which
  * apps/server/test/bench-data.api.test.ts proves equivalent to the services.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -120,9 +121,12 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
     log(`  ${what}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   await prepareDatabase(options);
   const scratch = await mkdtemp(join(tmpdir(), 'merit-bench-gen-'));
+  // The data's own server secret, kept in the manifest for the servers the benchmarks start.
+  const secretKey = randomBytes(32).toString('hex');
   const app = await buildApp(
     loadConfig({
       LOG_LEVEL: 'warn',
+      SECRET_KEY: secretKey,
       DATA_DIR: options.dataDir,
       ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
       WEB_DIR: join(scratch, 'web'),
@@ -134,7 +138,11 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
     lap('database open and migrated');
     const now = new Date();
     const plan = makePlan({ ...options, now });
-    const userIds = await insertUsers(app.db, plan, await hashPassword(BENCH_PASSWORD));
+    const userIds = await insertUsers(
+      app.db,
+      plan,
+      await hashPassword(BENCH_PASSWORD, app.keys.passwordPepper),
+    );
     lap(`${plan.users.length} users`);
     const stamp = now.toISOString().replace(/[-:.TZ]/g, '');
     const setUp = await setUpCalls(app, plan, userIds, stamp);
@@ -189,6 +197,7 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
       proposalIds: proposalIds.filter((_, i) => plan.proposals[i]!.call === 'main'),
       proposalWithReviewsId: proposalIds[busiestProposal(plan)]!,
       editors,
+      secretKey,
     };
     await mkdir(dirname(options.manifestPath), { recursive: true });
     await writeFile(options.manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);

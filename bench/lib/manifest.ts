@@ -44,15 +44,22 @@ export interface Manifest {
   proposalIds: number[];
   proposalWithReviewsId: number;
   editors: Editor[];
+  /**
+   * The SECRET_KEY the data was made with (its password hashes are peppered with it): every
+   * server started on this database gets it, so the accounts' passwords work on each, and
+   * on both processes of the scale-out run. Absent in manifests made before it.
+   */
+  secretKey?: string;
 }
 
 export async function readManifest(path = DEFAULT_MANIFEST): Promise<Manifest> {
   return JSON.parse(await readFile(path, 'utf8')) as Manifest;
 }
 
-/** The environment that points a started server at the manifest's database. */
+/** The environment that points a started server at the manifest's database, with its secret. */
 export function databaseEnv(manifest: Manifest): Record<string, string | undefined> {
-  return 'url' in manifest.database
-    ? { DATABASE_URL: manifest.database.url }
-    : { DATABASE_URL: undefined };
+  return {
+    DATABASE_URL: 'url' in manifest.database ? manifest.database.url : undefined,
+    SECRET_KEY: manifest.secretKey,
+  };
 }

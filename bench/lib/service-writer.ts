@@ -26,7 +26,11 @@ import type { SetUp } from './setup.js';
 export async function createUsers(app: App, plan: Plan, password: string): Promise<number[]> {
   const ids: number[] = [];
   for (const user of plan.users) {
-    const row = await createUser(app.db, { ...user, emailVerified: true, password });
+    const row = await createUser(
+      app.db,
+      { ...user, emailVerified: true, password },
+      app.keys.passwordPepper,
+    );
     ids.push(row.id);
   }
   return ids;

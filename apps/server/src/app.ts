@@ -40,6 +40,8 @@ import { proposalsRoutes } from './modules/proposals/proposals.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.js';
 import { storageFor } from './lib/file-storage.js';
+import { serverKeysFor } from './lib/server-key.js';
+import { moveTwoFactorKeysToServerKey } from './modules/auth/two-factor.service.js';
 import type { App, RegisteredRoute } from './types.js';
 
 export type { App } from './types.js';
@@ -111,6 +113,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       createResponseSerializer({ validate: options.validateResponses ?? false }),
     );
     app.decorate('config', config);
+    app.decorate('keys', await serverKeysFor(config));
     app.decorate('database', database);
     database.useLogger(app.log);
     app.decorate('db', database.db);
@@ -155,6 +158,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (ownsDatabase) app.addHook('onClose', () => database.close());
 
     await database.migrate();
+    const moved = await moveTwoFactorKeysToServerKey(database.db, app.keys);
+    if (moved) {
+      app.log.info(
+        moved,
+        'moved the two-step verification keys from the key in the database to the server secret',
+      );
+    }
+    if (moved?.unreadable) {
+      app.log.warn(
+        { unreadable: moved.unreadable },
+        'two-step verification keys that the key in the database does not decrypt were left as they were: their users can log in only with a recovery code, and then turn two-step verification off and on again',
+      );
+    }
 
     registerErrorHandling(app);
     await app.register(fastifyHelmet, {

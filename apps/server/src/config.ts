@@ -8,6 +8,7 @@ import {
   type SessionPolicy,
 } from '@merit/domain';
 import type { AlertKind, AlertSettings } from './lib/alerts.js';
+import { parseSecretKey, SECRET_KEY_RULE, ServerSecret } from './lib/server-key.js';
 
 /**
  * Merit is configured by environment variables only (ARCHITECTURE.md "Runtime shape").
@@ -65,6 +66,11 @@ export interface Config {
    * kind's count per 5 minutes (`ALERT_*`, 0 turns one off), and ALERT_EMAILS.
    */
   alerts: AlertSettings;
+  /**
+   * SECRET_KEY: the server's secret, from which the password pepper and the two-step keys'
+   * key are derived (lib/server-key.ts). Unset: DATA_DIR/secret.key, made by the first start.
+   */
+  secretKey: ServerSecret | undefined;
 }
 
 export interface S3Config {
@@ -363,6 +369,17 @@ function readAlerts(env: Env): AlertSettings {
   return { thresholds, emails };
 }
 
+/** SECRET_KEY; a wrong one is refused without repeating it, since it is a secret. */
+function readSecretKey(env: Env): ServerSecret | undefined {
+  const raw = read(env, 'SECRET_KEY');
+  if (raw === undefined) return undefined;
+  const parsed = parseSecretKey(raw);
+  if (!(parsed instanceof ServerSecret)) {
+    throw new ConfigError('SECRET_KEY', `${SECRET_KEY_RULE}, but ${parsed.problem}.`);
+  }
+  return parsed;
+}
+
 function readInitialAdmin(env: Env): Config['initialAdmin'] {
   const names = ['INITIAL_ADMIN_USERNAME', 'INITIAL_ADMIN_EMAIL', 'INITIAL_ADMIN_PASSWORD'];
   const [username, email, password] = names.map((n) => read(env, n));
@@ -420,5 +437,6 @@ export function loadConfig(env: Env = process.env): Config {
     s3: readS3(env),
     privacyNoticeUrl: readUrl(env, 'PRIVACY_NOTICE_URL', ['http', 'https']),
     alerts: readAlerts(env),
+    secretKey: readSecretKey(env),
   };
 }

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { DatabaseConnectError } from './db/client.js';
 import { dataDirInUse, holdDataDir } from './lib/online-backup.js';
 import { keepNewFilesPrivate, makeTreePrivate, privateDataDir } from './lib/private-files.js';
+import { SecretKeyFileError } from './lib/server-key.js';
 import { ensureFirstAdmin } from './modules/users/users.service.js';
 
 /** How long a shutdown waits for requests in flight before giving up. */
@@ -53,7 +54,8 @@ async function main(): Promise<void> {
   try {
     app = await buildApp(config);
   } catch (error) {
-    if (error instanceof DatabaseConnectError) fail(error.message);
+    if (error instanceof DatabaseConnectError || error instanceof SecretKeyFileError)
+      fail(error.message);
     throw error;
   }
   // The embedded database's files, which PGlite makes 0666 whatever the umask.
@@ -67,7 +69,14 @@ async function main(): Promise<void> {
       )
     : undefined;
 
-  const created = await ensureFirstAdmin(app.db, config.initialAdmin);
+  // Each process with its own DATA_DIR/secret.key would hash and encrypt with its own key.
+  // Info, not a warning: one process on PostgreSQL with its DATA_DIR is a sound setup.
+  if (config.databaseUrl && !config.secretKey) {
+    app.log.info(
+      'SECRET_KEY is not set, so this process uses the key in DATA_DIR/secret.key: every other Merit process on this database must use the same key (set SECRET_KEY on each), or passwords set through one will not work on the others',
+    );
+  }
+  const created = await ensureFirstAdmin(app.db, config.initialAdmin, app.keys.passwordPepper);
   if (created?.password) {
     printBoxed([
       'Merit created the first administrator account.',

@@ -12,6 +12,7 @@ import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
 import type { FileStorage } from './lib/file-storage.js';
 import type { JobRunner } from './lib/jobs.js';
+import type { ServerKeys } from './lib/server-key.js';
 import type { Captcha } from './plugins/captcha.js';
 import type { Mailer } from './plugins/mail.js';
 
@@ -51,6 +52,8 @@ export type RouteAccess = 'public' | 'registering' | 'user' | 'admin';
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
+    /** The keys derived from the server's secret (lib/server-key.ts), never logged. */
+    keys: ServerKeys;
     database: Database;
     db: Db;
     /** The clock every rule reads; tests replace it to pin time. */

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -170,7 +170,7 @@ describe('V2.1.10 no periodic credential rotation', () => {
 });
 
 describe('V2.4.1 and V2.4.2 passwords stored salted, with a memory-hard KDF', () => {
-  it('stores Argon2id (19 MiB, 2 passes) with a 16-byte salt, different for the same password', async () => {
+  it('stores Argon2id (19 MiB, 2 passes) with a 16-byte salt, different for the same password, peppered (V2.4.5, server-key.api.test.ts)', async () => {
     const a = await makeUser(ctx.app);
     const b = await makeUser(ctx.app);
     const rows = await ctx.app.db
@@ -178,9 +178,10 @@ describe('V2.4.1 and V2.4.2 passwords stored salted, with a memory-hard KDF', ()
       .from(users)
       .where(inArray(users.id, [a.id, b.id]));
     const salts = rows.map(({ hash }) => {
-      const match = /^\$argon2id\$v=19\$m=19456,t=2,p=1\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/.exec(
-        hash!,
-      );
+      const match =
+        /^peppered:\$argon2id\$v=19\$m=19456,t=2,p=1\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/.exec(
+          hash!,
+        );
       expect(match, hash!).not.toBeNull();
       expect(hash).not.toContain(TEST_PASSWORD);
       return Buffer.from(match![1]!, 'base64');
@@ -654,6 +655,17 @@ describe('V7.1.3 and V7.2.1 security events are logged with the account', () => 
       newEmail,
     ]) {
       expect(events).not.toContain(secret);
+    }
+    // Nor anywhere in the log: the server's secret (DATA_DIR/secret.key here) and the
+    // keys derived from it (the password pepper, the two-step keys' key).
+    const everything = logLines.join('\n');
+    const secretKey = Buffer.from(
+      (await readFile(path.join(ctx.dataDir, 'secret.key'), 'utf8')).trim(),
+      'hex',
+    );
+    for (const bytes of [secretKey, ctx.app.keys.passwordPepper, ctx.app.keys.twoFactorKey]) {
+      for (const encoding of ['hex', 'base64', 'base64url'] as const)
+        expect(everything).not.toContain(bytes.toString(encoding));
     }
   });
 });

@@ -17,7 +17,7 @@ import {
   type Seeded,
   type StartedServer,
 } from './crash-fixtures.js';
-import { makeUser, testDatabaseKind } from './helpers.js';
+import { makeUser, TEST_PASSWORD, testDatabaseKind } from './helpers.js';
 
 /**
  * Backup and restore (issue 16 item 8), as README.md's operations section tells an
@@ -164,7 +164,10 @@ async function backupAndRestore(place: Place, work: string) {
   const files = path.join(work, 'merit-files.tar.gz');
   const started = performance.now();
   run('pg_dump', ['--format=custom', '--file', dump, place.databaseUrl!]);
-  run('tar', ['-czf', files, '-C', place.dataDir, 'files']);
+  // The server's secret beside the files (README.md, "Backups"): without it no password
+  // or two-step key in the dump works. Here it is DATA_DIR/secret.key; SECRET_KEY, when set,
+  // is kept with the deployment's settings instead.
+  run('tar', ['-czf', files, '-C', place.dataDir, 'files', 'secret.key']);
   const ms = performance.now() - started;
   restored.databaseUrl = await emptyPostgresDatabase();
   run('pg_restore', ['--no-owner', '--dbname', restored.databaseUrl, dump]);
@@ -236,6 +239,15 @@ describe(`backup and restore (${kind})`, () => {
       }
       for (const [fileId, { author, bytes: content }] of files) {
         expect((await download(again.url, author, fileId)).equals(content)).toBe(true);
+      }
+      // The passwords work: the server's secret (DATA_DIR/secret.key) came back too.
+      for (const author of seeded.authors) {
+        const res = await fetch(`${again.url}/api/v1/auth/login/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: author.username, password: TEST_PASSWORD }),
+        });
+        expect(res.status, await res.text()).toBe(200);
       }
       await again.stop();
       console.warn(

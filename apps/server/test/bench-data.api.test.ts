@@ -46,7 +46,7 @@ async function write(how: 'bulk' | 'services'): Promise<Written> {
   clock.current = new Date(plan.now);
   const userIds =
     how === 'bulk'
-      ? await insertUsers(app.db, plan, await hashPassword(TEST_PASSWORD))
+      ? await insertUsers(app.db, plan, await hashPassword(TEST_PASSWORD, app.keys.passwordPepper))
       : await createUsers(app, plan, TEST_PASSWORD);
   const setUp = await setUpCalls(app, plan, userIds, 'equivalence');
   const proposalIds =

@@ -132,17 +132,21 @@ let counter = 0;
 export async function makeUser(app: App, overrides: Partial<NewUser> = {}) {
   counter += 1;
   const username = overrides.username ?? `user${counter}_${randomBytes(3).toString('hex')}`;
-  return createUser(app.db, {
-    username,
-    email: `${username}@example.org`,
-    firstName: 'Test',
-    lastName: `User${counter}`,
-    institution: 'Example University',
-    gender: 'OTHER',
-    emailVerified: true,
-    password: TEST_PASSWORD,
-    ...overrides,
-  });
+  return createUser(
+    app.db,
+    {
+      username,
+      email: `${username}@example.org`,
+      firstName: 'Test',
+      lastName: `User${counter}`,
+      institution: 'Example University',
+      gender: 'OTHER',
+      emailVerified: true,
+      password: TEST_PASSWORD,
+      ...overrides,
+    },
+    app.keys.passwordPepper,
+  );
 }
 
 export async function login(app: App, username: string, password = TEST_PASSWORD): Promise<string> {

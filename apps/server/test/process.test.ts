@@ -120,12 +120,18 @@ describe('starting with bad configuration', () => {
       { TRUST_PROXY: 'true' },
       'TRUST_PROXY cannot be "true": that would trust any X-Forwarded-For header',
     ],
+    [
+      { SECRET_KEY: 'c2hvcnQ-a2V5' },
+      'SECRET_KEY must be at least 32 random bytes written as hex or base64 (make one with: openssl rand -hex 32), but it holds 9 bytes.',
+    ],
   ])('stops with one clear line for %o', async (env, message) => {
     const running = run(entry.server, [], await freshPlace(), env);
     expect(await running.exited).toBe(1);
     const lines = running.output().trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`Merit cannot start: ${message}`);
+    // A secret, even a wrong one, is never repeated.
+    if ('SECRET_KEY' in env) expect(running.output()).not.toContain(env.SECRET_KEY);
   });
 
   it('stops with a clear message when DATABASE_URL cannot be reached', async () => {

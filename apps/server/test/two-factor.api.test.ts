@@ -169,13 +169,14 @@ describe('turning it on', () => {
     expect(otpauthUri).toBe(
       `otpauth://totp/Merit:${user.username}?secret=${secret}&issuer=Merit&algorithm=SHA1&digits=6&period=30`,
     );
-    // Stored encrypted: the key's bytes are not in the row.
+    // Stored encrypted under the server secret's key (v2, server-key.api.test.ts): the
+    // key's bytes are not in the row.
     const [row] = await ctx.app.db
       .select()
       .from(userTwoFactor)
       .where(eq(userTwoFactor.userId, user.id));
     expect(row!.secretEncrypted).not.toContain(secret);
-    expect(row!.secretEncrypted.startsWith('v1.')).toBe(true);
+    expect(row!.secretEncrypted.startsWith('v2.')).toBe(true);
     expect(row!.enabledAt).toBeNull();
     // Not on yet: the password alone still logs in.
     expect(Object.keys(await passwordStep(user.username))).toEqual(['key']);

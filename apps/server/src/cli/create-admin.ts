@@ -1,5 +1,6 @@
 import { MIN_PASSWORD_LENGTH } from '@merit/domain';
 import { parseArgs } from 'node:util';
+import { serverKeysFor } from '../lib/server-key.js';
 import { upsertAdmin } from '../modules/users/users.service.js';
 import { openConfiguredDatabase } from './shared.js';
 
@@ -35,13 +36,15 @@ if (problems.length > 0) {
   process.exit(2);
 }
 
-const { database } = await openConfiguredDatabase();
+const { config, database } = await openConfiguredDatabase();
 try {
-  const { user, created } = await upsertAdmin(database.db, {
-    username: username!,
-    email: email!,
-    password: password!,
-  });
+  // The password is hashed with the pepper of the server's secret, as the server's own are.
+  const keys = await serverKeysFor(config);
+  const { user, created } = await upsertAdmin(
+    database.db,
+    { username: username!, email: email!, password: password! },
+    keys.passwordPepper,
+  );
   console.log(
     created
       ? `Created administrator "${user.username}".`

@@ -674,7 +674,8 @@ export const downloadTickets = pgTable(
 
 /**
  * A user's two-step verification (TOTP, RFC 6238), one row per user. The key is stored
- * encrypted (AES-256-GCM under the `two-factor-key` app secret); `enabledAt` is null
+ * encrypted (AES-256-GCM under a key derived from the server secret, which is not in the
+ * database: modules/auth/totp.ts); `enabledAt` is null
  * while a setup waits for its first code. `lastStep` is the time step of the last code
  * accepted, so no code works twice (ASVS V2.8.4).
  */

@@ -5,7 +5,9 @@ import { appSecrets } from '../db/schema.js';
 
 /**
  * A secret shared by every app process: made at random by whichever process asks first,
- * then read from the database by all, so no one has to configure it.
+ * then read from the database by all, so no one has to configure it. Only for what a copy
+ * of the database may reveal without harm (the captcha's HMAC key): keys that protect
+ * stored data derive from the server secret outside the database (lib/server-key.ts).
  */
 export async function sharedSecret(db: Tx, name: string): Promise<string> {
   await db

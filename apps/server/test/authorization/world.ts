@@ -431,10 +431,9 @@ export async function createWorld(): Promise<World> {
 /** The unverified persona's account, registered with a password and never verified. */
 export async function makeUnverifiedAccount(w: World) {
   const name = `authz_unverified_${unique()}`;
-  return createUser(w.ctx.app.db, {
-    username: name,
-    email: `${name}@example.org`,
-    emailVerified: false,
-    password: TEST_PASSWORD,
-  });
+  return createUser(
+    w.ctx.app.db,
+    { username: name, email: `${name}@example.org`, emailVerified: false, password: TEST_PASSWORD },
+    w.ctx.app.keys.passwordPepper,
+  );
 }

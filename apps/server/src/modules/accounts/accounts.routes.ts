@@ -68,7 +68,12 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
         );
       }
       await app.writeAnonymous((work) =>
-        registerUser(work, input, app.config.privacyNoticeUrl !== undefined),
+        registerUser(
+          work,
+          input,
+          app.config.privacyNoticeUrl !== undefined,
+          app.keys.passwordPepper,
+        ),
       );
       return reply.code(201).send({ detail: 'Verification e-mail sent.' });
     },
@@ -150,7 +155,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const userId = await app.writeAnonymous((work) =>
-        confirmPasswordReset(work, request.body, publicUrl),
+        confirmPasswordReset(work, request.body, publicUrl, app.keys.passwordPepper),
       );
       logSecurityEvent(request.log, 'password.reset', { userId });
       return { detail: 'Password has been reset with the new password.' };
@@ -176,6 +181,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
           tokenId,
           request.body,
           publicUrl,
+          app.keys.passwordPepper,
         ),
       );
       logSecurityEvent(request.log, 'password.changed', { userId: request.user!.id });

@@ -91,24 +91,29 @@ export async function registerUser(
   work: AnonymousWork,
   input: RegistrationRequest,
   privacyNoticeSet: boolean,
+  pepper: Uint8Array,
 ): Promise<void> {
   await checkRegistration(work.tx, input, privacyNoticeSet);
   let user: UserRow;
   try {
-    user = await createUser(work.tx, {
-      username: input.username.trim(),
-      email: input.email.trim(),
-      firstName: input.first_name.trim(),
-      lastName: input.last_name.trim(),
-      institution: input.institution.trim(),
-      gender: input.gender,
-      phoneNumber: input.phone_number.trim(),
-      isStudent: input.is_student ?? false,
-      emailVerified: false,
-      registrationComplete: true,
-      password: input.password1,
-      privacyConsentAt: privacyNoticeSet ? work.now : null,
-    });
+    user = await createUser(
+      work.tx,
+      {
+        username: input.username.trim(),
+        email: input.email.trim(),
+        firstName: input.first_name.trim(),
+        lastName: input.last_name.trim(),
+        institution: input.institution.trim(),
+        gender: input.gender,
+        phoneNumber: input.phone_number.trim(),
+        isStudent: input.is_student ?? false,
+        emailVerified: false,
+        registrationComplete: true,
+        password: input.password1,
+        privacyConsentAt: privacyNoticeSet ? work.now : null,
+      },
+      pepper,
+    );
   } catch (error) {
     // Someone registered the same name or address between the check and the insert.
     if (isUniqueViolation(error)) refuse({ username: [validationMessages.usernameTaken] });
@@ -338,6 +343,7 @@ export async function confirmPasswordReset(
   work: AnonymousWork,
   input: PasswordResetConfirmRequest,
   publicUrl: string,
+  pepper: Uint8Array,
 ): Promise<number> {
   const { tx: db, now } = work;
   const userId = decodeUid(input.uid);
@@ -363,17 +369,23 @@ export async function confirmPasswordReset(
   const [used] = await db.update(passwordResets).set({ usedAt: now }).where(live).returning();
   // Used by a concurrent request between the check and here.
   if (!used) throw badRequest(INVALID_RESET_LINK, { token: [INVALID_RESET_LINK] });
-  await setPassword(db, user.id, input.newPassword1, now);
+  await setPassword(db, user.id, input.newPassword1, now, pepper);
   await revokeUserTokens(db, user.id, now);
   await noticePasswordChange(work, user, publicUrl, 'reset');
   return user.id;
 }
 
 /** Stores a new password and kills every outstanding reset link of the user. */
-async function setPassword(db: Tx, userId: number, password: string, now: Date): Promise<void> {
+async function setPassword(
+  db: Tx,
+  userId: number,
+  password: string,
+  now: Date,
+  pepper: Uint8Array,
+): Promise<void> {
   await db
     .update(users)
-    .set({ passwordHash: await hashPassword(password), updatedAt: now })
+    .set({ passwordHash: await hashPassword(password, pepper), updatedAt: now })
     .where(eq(users.id, userId));
   await db
     .update(passwordResets)
@@ -388,6 +400,7 @@ export async function changePassword(
   currentTokenId: number,
   input: PasswordChangeRequest,
   publicUrl: string,
+  pepper: Uint8Array,
 ): Promise<void> {
   const { tx: db, now } = work;
   if (user.isAaf || user.passwordHash === null) {
@@ -396,11 +409,14 @@ export async function changePassword(
     );
   }
   const errors = validatePasswordChange(input, { ...passwordContext, username: user.username });
-  if (!errors.oldPassword && !(await verifyPassword(user.passwordHash, input.oldPassword))) {
+  if (
+    !errors.oldPassword &&
+    !(await verifyPassword(user.passwordHash, input.oldPassword, pepper))
+  ) {
     errors.oldPassword = ['Your old password was entered incorrectly. Please enter it again.'];
   }
   if (hasErrors(errors)) refuse(errors);
-  await setPassword(db, user.id, input.newPassword1, now);
+  await setPassword(db, user.id, input.newPassword1, now, pepper);
   await revokeUserTokens(db, user.id, now, currentTokenId);
   await noticePasswordChange(work, user, publicUrl, 'change');
 }

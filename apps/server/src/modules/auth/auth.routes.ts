@@ -16,7 +16,7 @@ import { badRequest, HttpError, notFound } from '../../lib/http-errors.js';
 import { verifyPassword } from '../../lib/passwords.js';
 import { clientKey } from '../../lib/client-address.js';
 import { admitLoginAttempt, clearLoginAttempts } from '../../lib/login-throttle.js';
-import { findUserByUsername } from '../users/users.service.js';
+import { findUserByUsername, upgradePasswordHash } from '../users/users.service.js';
 import { logSecurityEvent } from './security-log.js';
 import {
   endOtherSessions,
@@ -70,10 +70,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         userId = user?.id ?? null;
         // One message for an unknown user, a wrong password and a deactivated account,
         // so the answer does not tell which usernames exist.
-        const passwordOk = await verifyPassword(user?.passwordHash ?? null, password);
+        const pepper = app.keys.passwordPepper;
+        const passwordOk = await verifyPassword(user?.passwordHash ?? null, password, pepper);
         if (!user || !passwordOk || !user.isActive) {
           throw badRequest(messages.invalidCredentials, undefined, errorCodes.invalidCredentials);
         }
+        // A hash from before the pepper (or older parameters) is made anew while the
+        // password is at hand: the only moment it is.
+        await upgradePasswordHash(app.db, user, password, pepper);
         if (!user.emailVerified) {
           await clearLoginAttempts(app.db, attempt);
           throw badRequest(messages.emailNotVerified, undefined, errorCodes.emailNotVerified);

@@ -83,7 +83,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
           const { tx } = work;
           // Locked, so one ticket cannot be spent twice by two requests at once.
           if ((await ticketUser(tx, ticket, now)) !== user.id) return { expired: true } as const;
-          const used = await checkSecondFactor(tx, user.id, code, now);
+          const used = await checkSecondFactor(tx, user.id, code, now, app.keys);
           if (!secondFactorAccepted(used)) {
             await countTicketFailure(tx, ticket);
             if (used === 'replayed') {
@@ -149,7 +149,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       app.write(request, async ({ tx, actor, now }) =>
-        startSetup(tx, await loadSelf(tx, actor.id), request.body.password, now),
+        startSetup(tx, await loadSelf(tx, actor.id), request.body.password, now, app.keys),
       ),
   );
 
@@ -167,7 +167,13 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const recoveryCodes = await app.write(request, async (work) => {
-        const codes = await confirmSetup(work.tx, work.actor.id, request.body.code, work.now);
+        const codes = await confirmSetup(
+          work.tx,
+          work.actor.id,
+          request.body.code,
+          work.now,
+          app.keys,
+        );
         await noticeChange(work, await loadSelf(work.tx, work.actor.id), 'on');
         return codes;
       });
@@ -191,7 +197,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       const userId = request.user!.id;
       const used = await app.write(request, async (work) => {
         const user = await loadSelf(work.tx, work.actor.id);
-        const how = await disableTwoFactor(work.tx, user, request.body, work.now);
+        const how = await disableTwoFactor(work.tx, user, request.body, work.now, app.keys);
         await noticeChange(work, user, 'off');
         return how;
       });

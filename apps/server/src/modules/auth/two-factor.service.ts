@@ -14,20 +14,130 @@ import {
   TWO_FACTOR_TICKET_TTL_MS,
   twoFactorMessages,
 } from '@merit/domain';
-import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, like, lt, notExists, sql } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import type { Tx } from '../../db/client.js';
-import { twoFactorRecoveryCodes, twoFactorTickets, userTwoFactor } from '../../db/schema.js';
-import { sharedSecret } from '../../lib/app-secrets.js';
+import {
+  appSecrets,
+  twoFactorRecoveryCodes,
+  twoFactorTickets,
+  userTwoFactor,
+} from '../../db/schema.js';
 import { conflict, invalid } from '../../lib/http-errors.js';
 import { verifyPassword } from '../../lib/passwords.js';
 import { digestKey, newTokenKey, randomString } from '../../lib/secrets.js';
+import type { ServerKeys } from '../../lib/server-key.js';
 import type { UserRow } from '../users/users.service.js';
-import { decryptSecret, encryptSecret, isReplayedTotp, matchTotp } from './totp.js';
+import {
+  DATABASE_KEY_FORMAT,
+  decryptSecret,
+  encryptSecret,
+  isReplayedTotp,
+  matchTotp,
+  underDatabaseKey,
+} from './totp.js';
 
-/** The key that encrypts two-step verification keys at rest (see totp.ts). */
-async function encryptionKey(db: Tx): Promise<Buffer> {
-  return Buffer.from(await sharedSecret(db, 'two-factor-key'), 'hex');
+/**
+ * The app_secrets row whose key encrypted two-step keys before the server secret existed
+ * (format v1, totp.ts): a copy of the database held it beside the keys. Kept only while a
+ * stored key still needs it, never made anew.
+ */
+export const DATABASE_KEY_NAME = 'two-factor-key';
+
+const storedUnderDatabaseKey = like(userTwoFactor.secretEncrypted, `${DATABASE_KEY_FORMAT}.%`);
+
+async function databaseKey(db: Tx): Promise<Buffer | null> {
+  const [row] = await db
+    .select({ value: appSecrets.value })
+    .from(appSecrets)
+    .where(eq(appSecrets.name, DATABASE_KEY_NAME));
+  return row ? Buffer.from(row.value, 'hex') : null;
+}
+
+/** Deletes the database key once no stored key is under it. */
+async function dropDatabaseKeyWhenUnused(db: Tx): Promise<void> {
+  await db.delete(appSecrets).where(
+    and(
+      eq(appSecrets.name, DATABASE_KEY_NAME),
+      notExists(
+        db
+          .select({ one: sql`1` })
+          .from(userTwoFactor)
+          .where(storedUnderDatabaseKey),
+      ),
+    ),
+  );
+}
+
+/**
+ * The two-step key of a row its caller holds FOR UPDATE. One still under the database key
+ * (a process of an older version, during an upgrade, may have written it after this one's
+ * start moved the others) is moved to the server key as it is read.
+ */
+async function readTotpKey(
+  db: Tx,
+  row: { userId: number; secretEncrypted: string },
+  keys: ServerKeys,
+): Promise<Buffer> {
+  if (!underDatabaseKey(row.secretEncrypted)) {
+    return decryptSecret(keys.twoFactorKey, row.secretEncrypted);
+  }
+  const old = await databaseKey(db);
+  if (!old) {
+    throw new Error(
+      `The two-step verification key of user ${row.userId} is under the database key (${DATABASE_KEY_NAME}), which is gone.`,
+    );
+  }
+  const secret = decryptSecret(old, row.secretEncrypted);
+  await db
+    .update(userTwoFactor)
+    .set({ secretEncrypted: encryptSecret(keys.twoFactorKey, secret) })
+    .where(eq(userTwoFactor.userId, row.userId));
+  await dropDatabaseKeyWhenUnused(db);
+  return secret;
+}
+
+/**
+ * Run at each start (buildApp): every two-step key still under the database key is
+ * re-encrypted under the server key, and the database key deleted once none needs it; all
+ * in one transaction, which locks the database key's row first, so that of two processes
+ * starting together one moves the keys and the other then finds the row gone. Null when
+ * there was nothing to do; keys that do not decrypt (already unusable) stay as they are.
+ */
+export async function moveTwoFactorKeysToServerKey(
+  db: Tx,
+  keys: ServerKeys,
+): Promise<{ moved: number; unreadable: number } | null> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ value: appSecrets.value })
+      .from(appSecrets)
+      .where(eq(appSecrets.name, DATABASE_KEY_NAME))
+      .for('update');
+    if (!row) return null;
+    const old = Buffer.from(row.value, 'hex');
+    const stored = await tx
+      .select({ userId: userTwoFactor.userId, secretEncrypted: userTwoFactor.secretEncrypted })
+      .from(userTwoFactor)
+      .where(storedUnderDatabaseKey)
+      .for('update');
+    let moved = 0;
+    for (const { userId, secretEncrypted } of stored) {
+      let secret: Buffer;
+      try {
+        secret = decryptSecret(old, secretEncrypted);
+      } catch {
+        continue;
+      }
+      await tx
+        .update(userTwoFactor)
+        .set({ secretEncrypted: encryptSecret(keys.twoFactorKey, secret) })
+        .where(eq(userTwoFactor.userId, userId));
+      moved += 1;
+    }
+    await dropDatabaseKeyWhenUnused(tx);
+    return { moved, unreadable: stored.length - moved };
+  });
 }
 
 /** Whether logging in as the user asks for a code after the password. */
@@ -63,11 +173,11 @@ export async function twoFactorStatusOf(db: Tx, userId: number): Promise<TwoFact
  * The current password again before anything about the second step changes (ASVS V2.8.x:
  * whoever walks up to an open session must not be able to take over the second factor).
  */
-async function requirePassword(user: UserRow, password: string): Promise<void> {
+async function requirePassword(user: UserRow, password: string, keys: ServerKeys): Promise<void> {
   if (user.isAaf || user.passwordHash === null) {
     throw invalid({ password: [twoFactorMessages.federated] }, twoFactorMessages.federated);
   }
-  if (!(await verifyPassword(user.passwordHash, password))) {
+  if (!(await verifyPassword(user.passwordHash, password, keys.passwordPepper))) {
     throw invalid({ password: [twoFactorMessages.wrongPassword] });
   }
 }
@@ -82,8 +192,9 @@ export async function startSetup(
   user: UserRow,
   password: string,
   now: Date,
+  keys: ServerKeys,
 ): Promise<{ secret: string; otpauthUri: string }> {
-  await requirePassword(user, password);
+  await requirePassword(user, password, keys);
   const [existing] = await db
     .select({ enabledAt: userTwoFactor.enabledAt })
     .from(userTwoFactor)
@@ -92,7 +203,7 @@ export async function startSetup(
   if (existing?.enabledAt) throw conflict(twoFactorMessages.alreadyEnabled);
   const secret = randomBytes(TOTP_SECRET_BYTES);
   const values = {
-    secretEncrypted: encryptSecret(await encryptionKey(db), secret),
+    secretEncrypted: encryptSecret(keys.twoFactorKey, secret),
     createdAt: now,
     enabledAt: null,
     lastStep: null,
@@ -117,6 +228,7 @@ export async function confirmSetup(
   userId: number,
   code: string,
   now: Date,
+  keys: ServerKeys,
 ): Promise<string[]> {
   const [row] = await db
     .select()
@@ -128,7 +240,7 @@ export async function confirmSetup(
     throw conflict(twoFactorMessages.notStarted);
   }
   const typed = normalizeCode(code);
-  const secret = decryptSecret(await encryptionKey(db), row.secretEncrypted);
+  const secret = await readTotpKey(db, row, keys);
   const step = isTotpCode(typed) ? matchTotp(secret, typed, now, null) : null;
   if (step === null) throw invalid({ code: [twoFactorMessages.wrongEnrolmentCode] });
   await db
@@ -170,6 +282,7 @@ export async function checkSecondFactor(
   userId: number,
   code: string,
   now: Date,
+  keys: ServerKeys,
 ): Promise<SecondFactorCheck> {
   const [row] = await db
     .select()
@@ -179,7 +292,7 @@ export async function checkSecondFactor(
   if (!row?.enabledAt) return null;
   const typed = normalizeCode(code);
   if (isTotpCode(typed)) {
-    const secret = decryptSecret(await encryptionKey(db), row.secretEncrypted);
+    const secret = await readTotpKey(db, row, keys);
     const step = matchTotp(secret, typed, now, row.lastStep);
     if (step === null) return isReplayedTotp(secret, typed, now, row.lastStep) ? 'replayed' : null;
     await db.update(userTwoFactor).set({ lastStep: step }).where(eq(userTwoFactor.userId, userId));
@@ -208,10 +321,11 @@ export async function disableTwoFactor(
   user: UserRow,
   input: { password: string; code: string },
   now: Date,
+  keys: ServerKeys,
 ): Promise<'totp' | 'recovery'> {
-  await requirePassword(user, input.password);
+  await requirePassword(user, input.password, keys);
   if (!(await twoFactorEnabled(db, user.id))) throw conflict(twoFactorMessages.notEnabled);
-  const used = await checkSecondFactor(db, user.id, input.code, now);
+  const used = await checkSecondFactor(db, user.id, input.code, now, keys);
   if (!secondFactorAccepted(used)) throw invalid({ code: [twoFactorMessages.wrongCode] });
   await db.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, user.id));
   await db.delete(userTwoFactor).where(eq(userTwoFactor.userId, user.id));

@@ -4,7 +4,7 @@ import type { Tx } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { authorize } from '../../lib/authorize.js';
 import { notAuthenticated } from '../../lib/http-errors.js';
-import { hashPassword } from '../../lib/passwords.js';
+import { hashPassword, needsRehash } from '../../lib/passwords.js';
 import { newPassword, newUserHash } from '../../lib/secrets.js';
 import { containing } from '../../lib/sql.js';
 import type { ReadWork } from '../../lib/work.js';
@@ -39,10 +39,14 @@ export async function loadSelf(tx: Tx, id: number): Promise<UserRow> {
   return user;
 }
 
-/** Inserts a user with a fresh unique collaborator hash and the password hashed. */
-export async function createUser(db: Tx, input: NewUser): Promise<UserRow> {
+/**
+ * Inserts a user with a fresh unique collaborator hash and the password hashed with the
+ * server's pepper (`app.keys.passwordPepper`), which a user with a password needs.
+ */
+export async function createUser(db: Tx, input: NewUser, pepper?: Uint8Array): Promise<UserRow> {
   const { password, ...rest } = input;
-  const passwordHash = password ? await hashPassword(password) : null;
+  if (password && !pepper) throw new Error('createUser needs the password pepper for a password.');
+  const passwordHash = password ? await hashPassword(password, pepper!) : null;
   // 57^10 possible hashes make a clash vanishingly rare; retrying keeps it harmless.
   for (let attempt = 0; ; attempt += 1) {
     const hash = newUserHash();
@@ -60,6 +64,26 @@ export async function createUser(db: Tx, input: NewUser): Promise<UserRow> {
   }
 }
 
+/**
+ * After a login proved `password`: a hash made before the pepper or with older Argon2
+ * parameters is replaced by one made now (lib/passwords.ts `needsRehash`). Only if the
+ * stored hash is still the one that was checked, so a password changed meanwhile stays.
+ */
+export async function upgradePasswordHash(
+  db: Tx,
+  user: Pick<UserRow, 'id' | 'passwordHash'>,
+  password: string,
+  pepper: Uint8Array,
+): Promise<boolean> {
+  if (user.passwordHash === null || !needsRehash(user.passwordHash)) return false;
+  const updated = await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(password, pepper) })
+    .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)))
+    .returning({ id: users.id });
+  return updated.length > 0;
+}
+
 export interface AdminInput {
   username: string;
   email: string;
@@ -73,6 +97,7 @@ export interface AdminInput {
 export async function upsertAdmin(
   db: Tx,
   input: AdminInput,
+  pepper: Uint8Array,
 ): Promise<{ user: UserRow; created: boolean }> {
   const existing = await findUserByUsername(db, input.username);
   if (existing) {
@@ -80,7 +105,7 @@ export async function upsertAdmin(
       .update(users)
       .set({
         email: input.email,
-        passwordHash: await hashPassword(input.password),
+        passwordHash: await hashPassword(input.password, pepper),
         isAdmin: true,
         isActive: true,
         emailVerified: true,
@@ -90,14 +115,18 @@ export async function upsertAdmin(
       .returning();
     return { user: user!, created: false };
   }
-  const user = await createUser(db, {
-    username: input.username,
-    email: input.email,
-    password: input.password,
-    isAdmin: true,
-    emailVerified: true,
-    registrationComplete: true,
-  });
+  const user = await createUser(
+    db,
+    {
+      username: input.username,
+      email: input.email,
+      password: input.password,
+      isAdmin: true,
+      emailVerified: true,
+      registrationComplete: true,
+    },
+    pepper,
+  );
   return { user, created: true };
 }
 
@@ -109,6 +138,7 @@ export async function upsertAdmin(
 export async function ensureFirstAdmin(
   db: Tx,
   configured: AdminInput | undefined,
+  pepper: Uint8Array,
 ): Promise<{ username: string; password: string | null } | null> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${FIRST_ADMIN_LOCK_ID})`);
@@ -117,11 +147,11 @@ export async function ensureFirstAdmin(
       .from(users);
     if (count > 0) return null;
     if (configured) {
-      await upsertAdmin(tx, configured);
+      await upsertAdmin(tx, configured, pepper);
       return { username: configured.username, password: null };
     }
     const password = newPassword();
-    await upsertAdmin(tx, { username: 'admin', email: 'admin@merit.invalid', password });
+    await upsertAdmin(tx, { username: 'admin', email: 'admin@merit.invalid', password }, pepper);
     return { username: 'admin', password };
   });
 }
