@@ -50,7 +50,7 @@ import {
   sleep,
   type Timed,
 } from '../lib/load.js';
-import { readManifest, type Editor, type Manifest } from '../lib/manifest.js';
+import { databaseEnv, readManifest, type Editor, type Manifest } from '../lib/manifest.js';
 import { startProxy } from '../lib/proxy.js';
 import { percentile, type FigureOptions, type FigureResult } from '../lib/result.js';
 
@@ -444,6 +444,8 @@ function startProduction(manifest: Manifest, url: string) {
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       ...BENCH_SESSIONS,
+      // Both processes hash and check passwords with the data's own server secret.
+      ...databaseEnv(manifest),
       DATABASE_URL: url,
       TRUST_PROXY: 'loopback',
     },

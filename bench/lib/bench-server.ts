@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startServer } from '../../scripts/lib/server.mjs';
 import { FULL_SIZE, generate, generateOptionsFrom, SMALL_SIZE } from '../data.js';
-import { DEFAULT_MANIFEST, readManifest, type Manifest } from './manifest.js';
+import { databaseEnv, DEFAULT_MANIFEST, readManifest, type Manifest } from './manifest.js';
 import { resultTable, type Figure, type FigureOptions } from './result.js';
 
 /** Tokens idle out after 14 days and the review window ends 30 days after generation. */
@@ -73,7 +73,7 @@ export function startBenchServer(manifest: Manifest): Promise<BenchServer> {
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       ...BENCH_SESSIONS,
-      DATABASE_URL: 'url' in database ? database.url : undefined,
+      ...databaseEnv(manifest),
     },
     ...('dataDir' in database ? { dataDir: database.dataDir } : {}),
   });

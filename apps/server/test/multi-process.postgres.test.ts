@@ -23,6 +23,7 @@ import {
   giveRole,
   makeCommittee,
   makeUser,
+  TEST_PASSWORD,
   type TestContext,
 } from './helpers.js';
 import { makeProposalCall, makeProposalForms } from './proposal-fixtures.js';
@@ -43,6 +44,11 @@ const LOCK_REQUESTS = 100;
 const LOCK_ROUNDS = 3;
 /** Low enough to reach in a test, high enough that no other test here meets it. */
 const AUTH_LIMIT = 20;
+/**
+ * One server secret for every process, as README.md tells a deployment of several to set:
+ * each hashes passwords with its pepper, so a password set through one works on all.
+ */
+const SECRET_KEY = randomBytes(32).toString('hex');
 
 beforeAll(() => {
   // As `npm start` does: build dist/ when it is missing or older than its sources, so
@@ -85,6 +91,7 @@ async function startServer(databaseUrl: string, env: Record<string, string> = {}
       HOME: process.env.HOME ?? os.tmpdir(),
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl,
+      SECRET_KEY,
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
@@ -142,7 +149,7 @@ describe('two app processes on one PostgreSQL database', () => {
   beforeAll(async () => {
     // The in-process app only sets the data up, on the same database; the servers run on
     // the wall clock, so the data is made on it too.
-    ctx = await createTestApp();
+    ctx = await createTestApp({ env: { SECRET_KEY } });
     ctx.clock.current = new Date();
     servers = await Promise.all(
       Array.from({ length: PROCESSES }, () =>
@@ -391,6 +398,38 @@ describe('two app processes on one PostgreSQL database', () => {
     expect(row!.count).toBe(attempts);
   });
 
+  it('share the server secret: a password set through one server logs in on the other', async () => {
+    const user = await makeUser(ctx.app);
+    const post = (server: Server, url: string, body: unknown, key?: string) =>
+      fetch(`${server.url}/api/v1${url}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-forwarded-for': '203.0.113.21',
+          ...(key ? { authorization: `Token ${key}` } : {}),
+        },
+        body: JSON.stringify(body),
+      }).then(json);
+    const first = await post(servers[0]!, '/auth/login/', {
+      username: user.username,
+      password: TEST_PASSWORD,
+    });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const newPassword = 'set through the first server';
+    const changed = await post(
+      servers[0]!,
+      '/auth/password/change/',
+      { oldPassword: TEST_PASSWORD, newPassword1: newPassword, newPassword2: newPassword },
+      first.body.key as string,
+    );
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    const second = await post(servers[1]!, '/auth/login/', {
+      username: user.username,
+      password: newPassword,
+    });
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+  });
+
   it('accepts a solved captcha once: of 10 registrations replaying it on both servers, one goes through', async () => {
     const { solveChallenge } = await import('altcha-lib');
     const { deriveKey } = await import('altcha-lib/algorithms/sha');
@@ -478,9 +517,18 @@ describe('two app processes starting together on an empty database', () => {
           expect((await fetch(`${server.url}/api/v1/health`)).status).toBe(200);
           expect(server.output()).not.toMatch(/error|already exists/i);
         }
-        // One first admin, announced by one of the two.
+        // One first admin, announced by one of the two; its password works on both.
         const announced = started.filter((s) => s.output().includes('password:'));
         expect(announced).toHaveLength(1);
+        const password = /password: (\S+)/.exec(announced[0]!.output())![1]!;
+        for (const server of started) {
+          const res = await fetch(`${server.url}/api/v1/auth/login/`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ username: 'admin', password }),
+          });
+          expect(res.status, await res.text()).toBe(200);
+        }
         const check = new pg.Client({ connectionString: url.toString() });
         await check.connect();
         try {
