@@ -65,3 +65,15 @@ export const captchaChallenge = z
     signature: z.string().optional(),
   })
   .passthrough();
+
+/**
+ * POST /auth/account/delete/ (beyond the spec; ASVS V8.3.2): the caller deletes their own
+ * account, confirming with their password, or with their username when they have no
+ * password (federated-only accounts). Which one is asked for is the server's rule
+ * (`deletionConfirmationOf` in @merit/domain); the other field is ignored.
+ */
+export const accountDeletionRequest = z
+  .object({ password: z.string().max(1000), username: text })
+  .partial()
+  .strict();
+export type AccountDeletionRequest = z.infer<typeof accountDeletionRequest>;

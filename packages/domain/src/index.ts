@@ -18,3 +18,4 @@ export * from './reviews/index.js';
 export * from './resources/index.js';
 export * from './exports/index.js';
 export * from './two-factor.js';
+export * from './account-deletion.js';

@@ -18,6 +18,7 @@ import { useSearchParams } from 'react-router';
 import { useNotify } from '../../components/notifications/notification-context';
 import { PageHeading } from '../../components/PageHeading';
 import { CollaboratorHash } from '../../features/account/CollaboratorHash';
+import { DeleteAccount } from '../../features/account/DeleteAccount';
 import { EditAccountDialog } from '../../features/account/EditAccountDialog';
 import { LinkInstitutionalLogin } from '../../features/account/LinkInstitutionalLogin';
 import { RolesTable } from '../../features/account/RolesTable';
@@ -154,6 +155,9 @@ export default function AccountPage() {
       </Section>
       <Section id="data-heading" title="Your data">
         <YourData />
+      </Section>
+      <Section id="delete-heading" title="Delete my account">
+        <DeleteAccount user={user} />
       </Section>
     </>
   );
