@@ -6,6 +6,7 @@ import {
   type CallProposalExport,
   type CallProposalPage,
 } from '@merit/contract';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -70,7 +71,8 @@ async function makeWorld() {
   const committeeId = (await makeCommittee(ctx.app)).id;
   const person = async (firstName: string, lastName: string, isAdmin = false) => {
     const user = await makeUser(ctx.app, { firstName, lastName, isAdmin });
-    return { user, call: caller(ctx.app, auth(await login(ctx.app, user.username))) };
+    const headers = auth(await login(ctx.app, user.username));
+    return { user, headers, call: caller(ctx.app, headers) };
   };
   const chair = await person('Carla', 'Chair');
   const member = await person('Mia', 'Member');
@@ -917,6 +919,70 @@ describe('the chair’s lean export (columns=lean): only what the Comments downl
       );
     // Not a word of the reviews, reviewers or resources without being asked.
     expect(JSON.stringify(bare)).not.toMatch(/Merit|"reviewer|ATCA|hours/);
+  });
+
+  it('writes comments that JSON must escape as the list’s pages write them', async () => {
+    // The export writes each proposal's comments as JSON text itself; a page makes them as
+    // objects. Quotes, backslashes, control and line-separator characters, and a
+    // character outside the BMP, in one answer.
+    const now = ctx.clock.now();
+    const tricky = 'He said "no" \\ then\nleft\t\u0001\u001f \u2028\u2029 😀 </script>';
+    const [review] = await ctx.app.db
+      .insert(reviews)
+      .values({
+        proposalId: w.ids.seven,
+        reviewerId: w.people.admin.user.id,
+        score: null,
+        scores: [],
+        createdAt: new Date(now.getTime() + 1000),
+        updatedAt: now,
+      })
+      .returning();
+    await ctx.app.db.insert(reviewResponses).values({
+      reviewId: review!.id,
+      formId: w.forms.review,
+      data: { strengths: tricky },
+      updatedAt: now,
+    });
+    try {
+      const pages = await allPages(w.people.chair, 'sort=name', 5);
+      for (const columns of ['lean', 'chair']) {
+        const res = await exportOf(w.people.chair, `include=allReviewComments&columns=${columns}`);
+        expect(res.statusCode, res.body).toBe(200);
+        const body = res.json() as CallProposalExport;
+        expect(
+          body.items.map((item) => item.allReviewComments),
+          columns,
+        ).toEqual(pages.rows.map((row) => row.allReviewComments));
+        const seven = body.items.find((item) => item.id === w.ids.seven)!;
+        expect(seven.allReviewComments![1]).toEqual({
+          reviewer: { id: w.people.admin.user.id, name: 'Adam Admin' },
+          comments: [{ name: 'Strengths', value: tricky }],
+        });
+      }
+    } finally {
+      await ctx.app.db.delete(reviews).where(eq(reviews.id, review!.id));
+    }
+  });
+
+  it('is compressed as the browser asks, and decompresses to the same answer', async () => {
+    const query = 'include=allReviewComments&columns=lean';
+    const plain = await exportOf(w.people.chair, query);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    for (const [encoding, decompress] of [
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
+      const res = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/v1/calls/${w.callId}/proposals/export/?${query}`,
+        headers: { ...w.people.chair.headers, 'accept-encoding': `${encoding}, identity` },
+      });
+      expect(res.statusCode, encoding).toBe(200);
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(decompress(res.rawPayload).toString('utf8')).toBe(plain.body);
+    }
   });
 
   it('refuses a columns it does not know, naming the ones it knows', async () => {

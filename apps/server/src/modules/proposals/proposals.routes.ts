@@ -23,6 +23,7 @@ import {
   proposalStateChange,
   RESPONSE_SAVE_BODY_LIMIT,
 } from '@merit/contract';
+import { constants as zlib } from 'node:zlib';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { changeRefusals } from '../../lib/routes.js';
@@ -48,6 +49,18 @@ import {
 const tags = ['proposals'];
 
 const refusals = changeRefusals;
+
+/**
+ * The export's compression: fast rather than small. Its body is 3 to 26 MB of JSON, which
+ * the plugin's default (Brotli quality 4) took 200-270 ms to compress, on the way of every
+ * download (8.9 MB, the Comments of one type of a 10,000-proposal call, at load average
+ * 10); quality 1 took 41-50 ms for 1.35 MB instead of 1.19 (bench/README.md, figure (d)).
+ * Gzip, for a browser without Brotli, at level 1 for the same reason (72-87 ms, not 400-490).
+ */
+const EXPORT_COMPRESSION = {
+  brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 1 } },
+  zlibOptions: { level: 1 },
+};
 
 /**
  * Proposals: the editor's reads and saves, the lock, collaborators, submit and retract
@@ -105,6 +118,7 @@ export const proposalsRoutes: FastifyPluginAsyncZod = async (app) => {
       // Up to 26 MB of JSON: written by JSON.stringify, still only what the schema declares.
       // Fastify hands a serializer compiler the response schema of one status.
       serializerCompiler: ({ schema }) => projectingSerializer(schema as unknown as z.ZodType),
+      compress: EXPORT_COMPRESSION,
     },
     async (request) =>
       logExportRead(
