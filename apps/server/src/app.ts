@@ -3,6 +3,7 @@ import fastifyCompress from '@fastify/compress';
 import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import { isDeletedAccountEmail } from '@merit/domain';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -29,6 +30,7 @@ import { createCaptcha } from './plugins/captcha.js';
 import { createMailer, type Mail } from './plugins/mail.js';
 import { SEND_MAIL_JOB } from './lib/mail-job.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
+import { accountDeletionRoutes } from './modules/accounts/account-deletion.routes.js';
 import { oidcRoutes } from './modules/oidc/oidc.routes.js';
 import { callsRoutes } from './modules/calls/calls.routes.js';
 import { userAdminRoutes } from './modules/user-admin/user-admin.routes.js';
@@ -130,7 +132,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     });
     app.decorate('jobs', jobs);
     app.decorate('files', storageFor(config));
-    jobs.handle<Mail>(SEND_MAIL_JOB, (mail) => mailer.send(mail));
+    // A notice to a deleted account's stand-in address (a decision on a proposal it
+    // submitted) has nobody to reach: dropped, rather than retried against a domain
+    // that never takes mail.
+    jobs.handle<Mail>(SEND_MAIL_JOB, async (mail) => {
+      if (!isDeletedAccountEmail(mail.to)) await mailer.send(mail);
+    });
     // Before the database closes (onClose), let the pass under way finish.
     app.addHook('preClose', () => jobs.stop());
     registerUnitOfWork(app);
@@ -218,6 +225,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         await api.register(authRoutes);
         await api.register(twoFactorRoutes);
         await api.register(accountsRoutes);
+        await api.register(accountDeletionRoutes);
         await api.register(oidcRoutes);
         await api.register(callsRoutes);
         await api.register(usersRoutes);

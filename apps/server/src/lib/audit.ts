@@ -9,6 +9,8 @@ export type AuditAction =
   | 'user.deactivate'
   | 'user.reactivate'
   | 'user.complete_registration'
+  /** The user deleted their own account (account-deletion.ts): anonymised, no personal data here. */
+  | 'user.delete'
   | 'role.create'
   | 'role.update'
   | 'role.delete'

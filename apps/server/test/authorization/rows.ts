@@ -245,6 +245,13 @@ export const table: Row[] = [
   { route: 'GET /api/v1/user_hash/', expect: loggedIn(200) },
   { route: 'POST /api/v1/user_hash/', expect: loggedIn(200) },
   { route: 'GET /api/v1/user_data/', expect: loggedIn(200) },
+  {
+    // Only one's own account, confirmed: a wrong password (or username, for an account
+    // without one) is bad input for everyone let in, so no persona is deleted here.
+    route: 'POST /api/v1/auth/account/delete/',
+    request: () => ({ payload: { password: 'wrong password', username: 'not-their-username' } }),
+    expect: registering(400),
+  },
   // Administration.
   { route: 'GET /api/v1/users/', expect: adminOnly(200) },
   {

@@ -116,3 +116,24 @@ export function emailChangedMail(
       'If it was not you, tell the people who run Merit for your organisation at once: someone else may have your password.',
   });
 }
+
+/**
+ * The notice after an account was deleted (ASVS V8.3.2), to the address it had: whoever
+ * owned it learns that it happened even if someone else did it from an open session.
+ */
+export function accountDeletedMail(to: string, name: string, homeLink: string): Mail {
+  return linkMail({
+    to,
+    subject: 'Your Merit account was deleted',
+    greeting: `Hello ${name},`,
+    lines: [
+      'Your Merit account was deleted just now, and you have been logged out everywhere.',
+      'Your details, logins and the drafts only you worked on are gone. Proposals you submitted or shared with collaborators, and the reviews you wrote, stay with their committees under the name "Deleted user".',
+      'This address and your username are free again: you can register with them as a new account.',
+    ],
+    action: 'Go to Merit',
+    link: homeLink,
+    footer:
+      'If you did not delete your account, tell the people who run Merit for your organisation at once: someone else may have had your password.',
+  });
+}

@@ -30,6 +30,8 @@ export type SecurityEvent =
   /** The user asked for a new address; it changes once the link mailed to it is followed. */
   | 'email.change_requested'
   | 'email.changed'
+  /** The user deleted their own account (ASVS V8.3.2); only the id, which stays anonymised. */
+  | 'account.deleted'
   /**
    * Someone read reviews' content (ASVS V8.3.5): `kind` says through which route, with the
    * call, the proposal (one proposal's reviews) and how many reviews; never their text.
