@@ -1,12 +1,13 @@
 import { Writable } from 'node:stream';
 import type { ProposalDetail, ProposalReviewList } from '@merit/contract';
 import { accountDeletionMessages, messages } from '@merit/domain';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   auditLog,
   authTokens,
   committeeRoles,
+  jobs,
   proposalCollaborators,
   proposalFiles,
   proposalResponses,
@@ -17,6 +18,7 @@ import {
   users,
 } from '../src/db/schema.js';
 import { loggerOptions } from '../src/lib/log-options.js';
+import { enqueueMail } from '../src/lib/mail-job.js';
 import { issueToken } from '../src/modules/auth/tokens.js';
 import { caller } from './admin-fixtures.js';
 import { assignReviewers, makeProposal, makeReview } from './call-fixtures.js';
@@ -333,6 +335,21 @@ describe('Delete my account', () => {
       await app.db.select().from(userIdentities).where(eq(userIdentities.userId, user.id)),
     ).toEqual([]);
     expect((await call('GET', '/user_details/')).statusCode).toBe(401);
+  });
+
+  it('drops the notices that would go to an anonymised account, as when a call it submitted to closes', async () => {
+    const before = (await outbox(ctx)).length;
+    await ctx.app.writeAs({ id: w.chair.user.id, isAdmin: false }, (work) =>
+      enqueueMail(work, {
+        to: `deleted#${w.author.user.id}@deleted.invalid`,
+        subject: 'Decisions are available',
+        text: 'A decision on your proposal is available.',
+        html: '<p>A decision on your proposal is available.</p>',
+      }),
+    );
+    expect(await outbox(ctx)).toHaveLength(before);
+    const [failed] = await ctx.app.db.select().from(jobs).where(isNotNull(jobs.failedAt));
+    expect(failed).toBeUndefined();
   });
 
   it('needs a login', async () => {
