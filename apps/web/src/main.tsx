@@ -7,23 +7,29 @@ import { createRoot } from 'react-dom/client';
 // the same one, and two entry points can load two copies of the router's context.
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { createQueryClient } from './api/query-client';
-import { getToken } from './api/session';
+import { maySignIn, whenSessionKnown } from './api/session';
 import { AppProviders } from './AppProviders';
 import { preloadFirstRoute, routes } from './routes/routes';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element to render into.');
 
-// Before anything renders: the first page's code downloads while React starts.
-preloadFirstRoute(window.location.pathname, getToken() !== null);
+// Before anything renders: the first page's code downloads while React starts, and while
+// a new tab asks the open ones for the session (api/session.ts).
+preloadFirstRoute(window.location.pathname, maySignIn());
 
-const client = createQueryClient();
-const router = createBrowserRouter(routes);
+// The router starts the first route as it is made, so both wait until the tab knows
+// whether it is signed in: a new tab of a signed-in user shows its page, not the login
+// page and then its page. A visitor signed in nowhere does not wait.
+void whenSessionKnown().then(() => {
+  const client = createQueryClient();
+  const router = createBrowserRouter(routes);
 
-createRoot(root).render(
-  <StrictMode>
-    <AppProviders client={client}>
-      <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>,
-);
+  createRoot(root).render(
+    <StrictMode>
+      <AppProviders client={client}>
+        <RouterProvider router={router} />
+      </AppProviders>
+    </StrictMode>,
+  );
+});

@@ -1,6 +1,7 @@
 import { messages } from '@merit/domain';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { getToken } from '../api/session';
 import { makeUser } from '../test/fixtures';
 import { apiCalls, renderApp, stubApi } from '../test/render-app';
 
@@ -109,7 +110,7 @@ describe('route guards (spec section 2, access rules)', () => {
 
     expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
     expect(app.location()).toBe('/auth/login?next=%2Faccount');
-    expect(window.localStorage.getItem('merit.token')).toBeNull();
+    expect(getToken()).toBeNull();
     expect(screen.getByText(/session has ended/)).toBeInTheDocument();
   });
 

@@ -2,6 +2,7 @@ import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
 import { createQueryClient } from '../api/query-client';
+import { setToken } from '../api/session';
 import { AppProviders } from '../AppProviders';
 import { routes } from '../routes/routes';
 
@@ -71,9 +72,9 @@ export function sentBody(fetchStub: FetchStub, call: string): unknown {
   return typeof body === 'string' ? JSON.parse(body) : undefined;
 }
 
-/** Renders the real route table at `path`, with a token in storage when given. */
+/** Renders the real route table at `path`, signed in with `token` when given. */
 export function renderApp(path: string, { token }: { token?: string } = {}) {
-  if (token) window.localStorage.setItem('merit.token', token);
+  if (token) setToken(token);
   const client = createQueryClient();
   // Tests assert the first answer; retries would only slow a failing case down.
   client.setDefaultOptions({ queries: { retry: false } });

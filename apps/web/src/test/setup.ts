@@ -16,6 +16,7 @@ window.scrollTo = () => {};
 afterEach(() => {
   cleanup();
   window.localStorage.clear();
+  window.sessionStorage.clear();
   resetSessionForTests();
   vi.unstubAllGlobals();
   vi.useRealTimers();

@@ -2,6 +2,7 @@ import type { SessionInfo } from '@merit/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { getToken } from '../../api/session';
 import { makeUser } from '../../test/fixtures';
 import { AFTER_NAVIGATION, apiCalls, renderApp, stubApi } from '../../test/render-app';
 
@@ -122,6 +123,6 @@ describe('SessionsTable', () => {
       await screen.findByRole('button', { name: 'Log in' }, AFTER_NAVIGATION),
     ).toBeInTheDocument();
     expect(apiCalls(fetchStub)).toContain('DELETE /auth/sessions/7/');
-    expect(window.localStorage.getItem('merit.token')).toBeNull();
+    expect(getToken()).toBeNull();
   });
 });

@@ -2,6 +2,7 @@ import { messages } from '@merit/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { getToken } from '../../api/session';
 import { fakeAltcha, resetFakeAltcha } from '../../test/fake-altcha';
 import { makeUser } from '../../test/fixtures';
 import { apiCalls, renderApp, sentBody, stubApi } from '../../test/render-app';
@@ -85,7 +86,7 @@ describe('LoginPage', () => {
     expect(await screen.findByRole('heading', { name: 'Call for Proposals' })).toBeInTheDocument();
     expect(app.location()).toBe('/calls');
     expect(screen.getByRole('alert')).toHaveTextContent('Logged in.');
-    expect(window.localStorage.getItem('merit.token')).toBe('new-key');
+    expect(getToken()).toBe('new-key');
     expect(sentBody(fetchStub, 'POST /auth/login/')).toEqual({
       username: 'ada',
       password: 'correct horse',
@@ -236,7 +237,7 @@ describe('logout', () => {
 
     expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
     await waitFor(() => expect(app.location()).toBe('/auth/login'));
-    expect(window.localStorage.getItem('merit.token')).toBeNull();
+    expect(getToken()).toBeNull();
     expect(screen.getByRole('alert')).toHaveTextContent('Logged out.');
     const logoutCall = fetchStub.mock.calls.find(([url]) => String(url).endsWith('/logout/'));
     expect(logoutCall?.[1]?.headers).toMatchObject({ Authorization: 'Token k' });

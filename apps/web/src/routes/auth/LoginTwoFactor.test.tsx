@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { getToken } from '../../api/session';
 import { makeUser } from '../../test/fixtures';
 import { apiCalls, renderApp, sentBody, stubApi } from '../../test/render-app';
 
@@ -37,14 +38,14 @@ describe('LoginPage, two-step verification', () => {
     const field = screen.getByLabelText(/Code/);
     expect(field).toHaveAttribute('autocomplete', 'one-time-code');
     expect(field).toHaveAttribute('inputmode', 'numeric');
-    expect(window.localStorage.getItem('merit.token')).toBeNull();
+    expect(getToken()).toBeNull();
 
     await user.type(field, '123456');
     await user.click(screen.getByRole('button', { name: 'Verify' }));
 
     expect(await screen.findByRole('heading', { name: 'Call for Proposals' })).toBeVisible();
     expect(app.location()).toBe('/calls');
-    expect(window.localStorage.getItem('merit.token')).toBe('new-key');
+    expect(getToken()).toBe('new-key');
     expect(sentBody(fetchStub, 'POST /auth/login/two-factor/')).toEqual({
       ticket: 'tkt',
       code: '123456',

@@ -1,5 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { getToken } from '../../api/session';
 import { makeUser } from '../../test/fixtures';
 import { AFTER_NAVIGATION, renderApp, sentBody, stubApi } from '../../test/render-app';
 
@@ -18,7 +19,7 @@ describe('OidcCompletePage', () => {
       await screen.findByRole('heading', { name: 'Call for Proposals' }, AFTER_NAVIGATION),
     ).toBeInTheDocument();
     expect(app.location()).toBe('/calls');
-    expect(window.localStorage.getItem('merit.token')).toBe('federated-key');
+    expect(getToken()).toBe('federated-key');
     expect(sentBody(fetchStub, 'POST /auth/oidc/exchange/')).toEqual({ code: 'one-time' });
   });
 
@@ -59,7 +60,7 @@ describe('OidcCompletePage', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'This login link has expired or was already used. Please log in again.',
     );
-    expect(window.localStorage.getItem('merit.token')).toBeNull();
+    expect(getToken()).toBeNull();
     expect(screen.getByRole('link', { name: 'Back to log in' })).toHaveAttribute(
       'href',
       '/auth/login',
