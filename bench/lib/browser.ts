@@ -8,7 +8,7 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/lib/chromium.mjs';
 
-/** Where the web app keeps the signed-in user's token (apps/web/src/api/session.ts). */
+/** Where a tab of the web app keeps the signed-in user's token (apps/web/src/api/session.ts). */
 const TOKEN_KEY = 'merit.token';
 
 export function launchBrowser(): Promise<Browser> {
@@ -17,12 +17,13 @@ export function launchBrowser(): Promise<Browser> {
 
 /**
  * A page in a fresh context (an empty cache, as a first visit) that is signed in with
- * `token` before any script of the app runs, as a login in an earlier visit would leave it.
+ * `token` before any script of the app runs, as a login earlier in the same tab would
+ * leave it: the token in the tab's sessionStorage, so the app asks no other tab for it.
  */
 export async function signedInPage(browser: Browser, token: string | null): Promise<Page> {
   const context = await browser.newContext({ acceptDownloads: true });
   if (token !== null) {
-    await context.addInitScript(([key, value]) => window.localStorage.setItem(key, value), [
+    await context.addInitScript(([key, value]) => window.sessionStorage.setItem(key, value), [
       TOKEN_KEY,
       token,
     ] as const);

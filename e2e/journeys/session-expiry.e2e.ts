@@ -16,13 +16,13 @@ import { detailsRow, logInAs, textField } from '../support/pages';
 
 const SESSION_ENDED = 'Your session has ended. Log in again to continue.';
 
-/** The token the page holds (the web app keeps it in localStorage), ended on the server. */
+/** The token the page holds (the web app keeps it in sessionStorage), ended on the server. */
 async function endSessionOnServer(page: Page): Promise<void> {
-  const token = await page.evaluate(() => window.localStorage.getItem('merit.token'));
+  const token = await page.evaluate(() => window.sessionStorage.getItem('merit.token'));
   expect(token, 'the page holds a session').toBeTruthy();
   await api('POST', '/auth/logout/', { token: token! });
   // The page has not noticed: nothing it shows has changed yet.
-  expect(await page.evaluate(() => window.localStorage.getItem('merit.token'))).toBe(token);
+  expect(await page.evaluate(() => window.sessionStorage.getItem('merit.token'))).toBe(token);
 }
 
 const mainNavigation = (page: Page) => page.getByRole('navigation', { name: 'Main navigation' });
