@@ -94,14 +94,19 @@ describe('the token of this tab', () => {
 describe('the open tabs share one session', () => {
   it('answers another tab that asks, once signed in', async () => {
     const other = otherTab();
+    session.setToken('own-key');
+    session.endSession('logout');
+    // Read in order: the ask finds the tab signed out, and the login then signs it in.
     other.say({ type: 'ask' });
-    session.setToken('secret-key');
+    other.say({ type: 'login', token: 'other-key' });
+    await vi.waitFor(() => expect(session.getToken()).toBe('other-key'));
     other.say({ type: 'ask' });
 
     await vi.waitFor(() =>
       expect(other.heard).toEqual([
-        { type: 'login', token: 'secret-key' },
-        { type: 'answer', token: 'secret-key' },
+        { type: 'login', token: 'own-key' },
+        { type: 'end', reason: 'logout' },
+        { type: 'answer', token: 'other-key' },
       ]),
     );
   });
