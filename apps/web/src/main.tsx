@@ -9,11 +9,15 @@ import { createBrowserRouter, RouterProvider } from 'react-router';
 import { createQueryClient } from './api/query-client';
 import { maySignIn, whenSessionKnown } from './api/session';
 import { AppProviders } from './AppProviders';
-import { preloadFirstRoute, routes } from './routes/routes';
+import { prefetchFirstRoute, preloadFirstRoute, routes } from './routes/routes';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element to render into.');
 
+const client = createQueryClient();
+// Signed in, the first page's data is asked for first, then its code: the requests go out
+// in that order, and the browser's six connections to the server take them in turn.
+prefetchFirstRoute(client, window.location);
 // Before anything renders: the first page's code downloads while React starts, and while
 // a new tab asks the open ones for the session (api/session.ts).
 preloadFirstRoute(window.location.pathname, maySignIn());
@@ -22,7 +26,9 @@ preloadFirstRoute(window.location.pathname, maySignIn());
 // whether it is signed in: a new tab of a signed-in user shows its page, not the login
 // page and then its page. A visitor signed in nowhere does not wait.
 void whenSessionKnown().then(() => {
-  const client = createQueryClient();
+  // A new tab signed in by another asks for its data now (for any other, TanStack Query
+  // finds the same queries already asked).
+  prefetchFirstRoute(client, window.location);
   const router = createBrowserRouter(routes);
 
   createRoot(root).render(

@@ -54,9 +54,10 @@ export async function apiRequest<S extends z.ZodType>(
   let payload: unknown;
   let status: number;
   try {
-    [contract, { payload, status }] = await Promise.all([
-      loadContract(),
+    // The request first: on a first load it then goes out ahead of the contract's code.
+    [{ payload, status }, contract] = await Promise.all([
       send(path, { method, body, signal, keepalive }),
+      loadContract(),
     ]);
   } catch (error) {
     // A cancelled query is not a failure to report; TanStack Query expects the abort.

@@ -1,65 +1,33 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { TableSort } from './sort-rows';
+import {
+  encodeSort,
+  PAGE_SIZES,
+  readTableState,
+  type SortableColumn,
+  type TableRead,
+  type TableStateOptions,
+} from './table-query';
 
-/** The page sizes a person can choose; the first is the default. */
-export const PAGE_SIZES = [10, 25, 50, 100] as const;
+export {
+  decodeSort,
+  encodeSort,
+  PAGE_SIZES,
+  readTableState,
+  type ServerListQuery,
+  type SortableColumn,
+  type TableRead,
+  type TableStateOptions,
+} from './table-query';
 
-/** What the hook needs to know of a column: its key, and whether it sorts at all. */
-export interface SortableColumn {
-  key: string;
-  sort?: unknown;
-}
-
-export interface TableStateOptions {
-  defaultSort: TableSort;
-  /**
-   * Sets this table's keys apart in the address, for a page with more than one table:
-   * `closed` gives `closed.q`, `closed.sort`, `closed.page` and `closed.size`.
-   */
-  prefix?: string;
-}
-
-/** The query of a server-paged list: `?page=&pageSize=&sort=&q=`, `page` counted from 1. */
-export interface ServerListQuery {
-  page: number;
-  pageSize: number;
-  /** The column key, with a leading `-` for descending. */
-  sort: string;
-  q: string;
-}
-
-export interface TableState {
-  /** The search as typed. */
-  q: string;
-  sort: TableSort;
-  /** Counted from 0, as MUI's TablePagination counts; the address counts from 1. */
-  page: number;
-  pageSize: number;
-  /** The names of this table's keys in the address. */
-  keys: { q: string; sort: string; page: string; size: string };
+export interface TableState extends TableRead {
   setQuery: (q: string) => void;
   setSort: (sort: TableSort) => void;
   /** A click on a column header: that column ascending, or the other way if it is sorted. */
   toggleSort: (key: string) => void;
   setPage: (page: number, options?: { replace?: boolean }) => void;
   setPageSize: (size: number) => void;
-  serverQuery: ServerListQuery;
-}
-
-/** How the address (and a server-paged list's query) writes a sort: `name`, or `-name` descending. */
-export const encodeSort = ({ key, direction }: TableSort) =>
-  direction === 'desc' ? `-${key}` : key;
-
-export function decodeSort(value: string): TableSort {
-  return value.startsWith('-')
-    ? { key: value.slice(1), direction: 'desc' }
-    : { key: value, direction: 'asc' };
-}
-
-/** A positive whole number written plainly, as this hook writes them; anything else is null. */
-function positiveInteger(value: string | null): number | null {
-  return value && /^[1-9]\d*$/.test(value) ? Number(value) : null;
 }
 
 /**
@@ -106,18 +74,11 @@ function tableState(
   params: URLSearchParams,
   setParams: SetParams,
   columns: readonly SortableColumn[],
-  { defaultSort, prefix }: TableStateOptions,
+  options: TableStateOptions,
 ): TableState {
-  const name = (key: string) => (prefix ? `${prefix}.${key}` : key);
-  const keys = { q: name('q'), sort: name('sort'), page: name('page'), size: name('size') };
-  const sortKeys = columns.filter((column) => column.sort !== undefined).map(({ key }) => key);
-
-  const q = params.get(keys.q) ?? '';
-  const requestedSort = decodeSort(params.get(keys.sort) ?? '');
-  const sort = sortKeys.includes(requestedSort.key) ? requestedSort : defaultSort;
-  const page = (positiveInteger(params.get(keys.page)) ?? 1) - 1;
-  const requestedSize = positiveInteger(params.get(keys.size));
-  const pageSize = PAGE_SIZES.find((size) => size === requestedSize) ?? PAGE_SIZES[0];
+  const read = readTableState(params, columns, options);
+  const { keys, sort } = read;
+  const { defaultSort } = options;
 
   /**
    * Sets some of this table's keys (`null` removes one) and always the page, which any
@@ -143,11 +104,7 @@ function tableState(
   };
 
   return {
-    q,
-    sort,
-    page,
-    pageSize,
-    keys,
+    ...read,
     setQuery: (next) => update({ [keys.q]: next || null }, true),
     setSort,
     toggleSort: (key) =>
@@ -158,6 +115,5 @@ function tableState(
     setPage: (next, { replace = false } = {}) =>
       update({ [keys.page]: next > 0 ? String(next + 1) : null }, replace),
     setPageSize: (next) => update({ [keys.size]: next === PAGE_SIZES[0] ? null : String(next) }),
-    serverQuery: { page: page + 1, pageSize, sort: encodeSort(sort), q: q.trim() },
   };
 }

@@ -12,14 +12,17 @@ export function useToken(): string | null {
 
 export const currentUserKey = ['user_details'] as const;
 
+/** The signed-in user's details, which every signed-in page waits for (RequireSession). */
+export const currentUserQuery = {
+  queryKey: currentUserKey,
+  queryFn: ({ signal }: { signal: AbortSignal }) =>
+    apiRequest('/user_details/', { schema: (c) => c.userDetails, signal }),
+};
+
 /** The signed-in user's details; idle while nobody is signed in. */
 export function useCurrentUserQuery() {
   const token = useToken();
-  return useQuery({
-    queryKey: currentUserKey,
-    queryFn: ({ signal }) => apiRequest('/user_details/', { schema: (c) => c.userDetails, signal }),
-    enabled: token !== null,
-  });
+  return useQuery({ ...currentUserQuery, enabled: token !== null });
 }
 
 export const CurrentUserContext = createContext<UserDetails | null>(null);

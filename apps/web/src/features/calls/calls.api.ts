@@ -3,26 +3,14 @@ import { USER_LOOKUP_MIN_LENGTH } from '@merit/domain';
 import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../api/client';
 import { noBody } from '../../api/contract';
+import { callDetailQuery, callKeys, type CallFilter } from './call-queries';
 
-/** Which list of calls: Current (open), History (closed) or All (spec section 2, Call lists). */
-export type CallFilter = 'open' | 'closed' | 'all';
+export { callDetailQuery, callKeys, type CallFilter } from './call-queries';
 
 const LIST_PATHS: Record<CallFilter, string> = {
   open: '/calls/open/',
   closed: '/calls/closed/',
   all: '/calls/',
-};
-
-/** Query keys of the calls screens; everything under `calls` changes when a call does. */
-export const callKeys = {
-  all: ['calls'] as const,
-  list: (filter: CallFilter) => ['calls', 'list', filter] as const,
-  detail: (callId: number) => ['calls', 'detail', callId] as const,
-  management: (callId: number) => ['calls', 'management', callId] as const,
-  // Not under `calls`: saving a call does not change these.
-  forms: ['call-wizard', 'forms'] as const,
-  committees: ['call-wizard', 'committees'] as const,
-  users: (search: string) => ['call-extensions', 'users', search] as const,
 };
 
 export function useCallList(filter: CallFilter) {
@@ -33,11 +21,7 @@ export function useCallList(filter: CallFilter) {
 }
 
 export function useCall(callId: number) {
-  return useQuery({
-    queryKey: callKeys.detail(callId),
-    queryFn: ({ signal }) =>
-      apiRequest(`/calls/${callId}/`, { schema: (c) => c.callDetail, signal }),
-  });
+  return useQuery(callDetailQuery(callId));
 }
 
 export function useCallManagement(callId: number, enabled: boolean) {

@@ -2,19 +2,18 @@ import type { ProposalNameSave, ProposalResponseSave } from '@merit/contract';
 import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../api/client';
 import { noBody } from '../../api/contract';
-import type { ServerListQuery } from '../../components/table/use-table-state';
+import {
+  callProposalsPageQuery,
+  proposalKeys,
+  type CallProposalsListQuery,
+} from './proposal-queries';
 
-/** Query keys of the proposal screens; everything under `proposals` changes when one does. */
-export const proposalKeys = {
-  all: ['proposals'] as const,
-  lists: ['proposals', 'list'] as const,
-  mine: ['proposals', 'list', 'mine'] as const,
-  ofCall: (callId: number, query: CallProposalsListQuery) =>
-    ['proposals', 'list', 'call', callId, query] as const,
-  detail: (proposalId: number) => ['proposals', 'detail', proposalId] as const,
-  // Not under `proposals`: a proposal's changes leave its call's forms as they are.
-  formOrder: (callId: number) => ['proposal-form-order', callId] as const,
-};
+export {
+  callProposalsPageQuery,
+  fetchCallProposals,
+  proposalKeys,
+  type CallProposalsListQuery,
+} from './proposal-queries';
 
 /** The caller's own proposals, as author or collaborator, across calls (the dashboard). */
 export function useMyProposals() {
@@ -24,40 +23,10 @@ export function useMyProposals() {
   });
 }
 
-/**
- * The query of a call's proposal list: a list's, and for a chair's sort by a resource
- * column (`sort=resource`), the column's facility and data field.
- */
-export type CallProposalsListQuery = ServerListQuery & {
-  sortFacility?: string;
-  sortField?: string;
-};
-
-/** One page of a call's proposals that the caller may see, as the server sorted and paged it. */
-export function fetchCallProposals(
-  callId: number,
-  query: CallProposalsListQuery,
-  signal?: AbortSignal,
-) {
-  const params = new URLSearchParams({
-    page: String(query.page),
-    pageSize: String(query.pageSize),
-    sort: query.sort,
-    ...(query.sortFacility !== undefined ? { sortFacility: query.sortFacility } : {}),
-    ...(query.sortField !== undefined ? { sortField: query.sortField } : {}),
-    ...(query.q ? { q: query.q } : {}),
-  });
-  return apiRequest(`/calls/${callId}/proposals/?${params}`, {
-    schema: (c) => c.callProposalPage,
-    signal,
-  });
-}
-
 /** One page of a call's proposals that the caller may see, as the server sorted and paged it. */
 export function useCallProposals(callId: number, query: CallProposalsListQuery) {
   return useQuery({
-    queryKey: proposalKeys.ofCall(callId, query),
-    queryFn: ({ signal }) => fetchCallProposals(callId, query, signal),
+    ...callProposalsPageQuery(callId, query),
     // While the next page or search loads, the table keeps the last answer instead of flashing empty.
     placeholderData: keepPreviousData,
   });

@@ -13,12 +13,7 @@ import { PageHeading } from '../../components/PageHeading';
 import { DebouncedSearchField } from '../../components/DebouncedSearchField';
 import { SelectInput } from '../../components/form/SelectInput';
 import { DataTable, type Column } from '../../components/table/DataTable';
-import {
-  decodeSort,
-  encodeSort,
-  useTableState,
-  type TableState,
-} from '../../components/table/use-table-state';
+import { encodeSort, useTableState, type TableState } from '../../components/table/use-table-state';
 import { useIdParam } from '../../components/use-id-param';
 import { useCall } from '../../features/calls/calls.api';
 import { PdfStatus } from '../../features/files/PdfStatus';
@@ -29,14 +24,18 @@ import {
   onlyFacility,
   pageResourceColumns,
   resourceAmount,
-  resourceColumnOfKey,
   resourceHeader,
   resourceKey,
-  resourceSortQuery,
   type ResourceColumn,
 } from '../../features/proposals/chair/chair-columns';
 import { ChairExports } from '../../features/proposals/chair/ChairExports';
 import { ResourceTotals } from '../../features/proposals/chair/ResourceTotals';
+import {
+  CALL_PROPOSALS_DEFAULT_SORT,
+  callProposalsQuery,
+  FACILITY_PARAM,
+  sortableColumns,
+} from '../../features/proposals/call-proposals-query';
 import { useCallProposals } from '../../features/proposals/proposals.api';
 import { scoreLabels } from '../../features/reviews/review-forms';
 import { reviewListPath } from '../../features/reviews/review-paths';
@@ -51,9 +50,6 @@ const COLUMNS: readonly Column<CallProposal>[] = [
   { key: 'author', header: 'Proposal Author', cell: (row) => row.author, sort: 'server' },
   { key: 'state', header: 'State', cell: (row) => row.state, sort: 'server' },
 ];
-
-/** The address's key of Filter by Facility: absent for every facility, empty for the unnamed one. */
-const FACILITY_PARAM = 'facility';
 
 /**
  * The chair's columns after State (spec section 2, Proposal list): Reviewers, one column
@@ -96,19 +92,6 @@ function chairColumns(
 }
 
 /**
- * Every column key the address may sort by: the fixed ones, and the resource column it
- * names (the resource columns are known only once the page has loaded).
- */
-function sortableColumns(sort: string | null) {
-  const key = decodeSort(sort ?? '').key;
-  return [
-    ...COLUMNS,
-    { key: 'score', sort: 'server' as const },
-    ...(resourceColumnOfKey(key) ? [{ key, sort: 'server' as const }] : []),
-  ];
-}
-
-/**
  * /calls/{callId}/proposals/: the proposals of the call that the caller may see. The
  * server searches, sorts (by name until asked otherwise) and pages; the address keeps all
  * of it, so Back from a proposal returns to the same rows.
@@ -123,21 +106,15 @@ function CallProposalsView({ callId }: { callId: number }) {
   const call = useCall(callId);
   const [params, setParams] = useSearchParams();
   const table = useTableState(sortableColumns(params.get('sort')), {
-    defaultSort: { key: 'name', direction: 'asc' },
+    defaultSort: CALL_PROPOSALS_DEFAULT_SORT,
   });
   // The field reports the search once typing pauses (DebouncedSearchField).
   const q = table.q.trim();
   const facilityParam = params.get(FACILITY_PARAM);
-  // A resource column the server sorts the whole call by. With Filter by Facility on, the
-  // column sorted is that facility's: the only one of its field the list shows.
-  const named = resourceColumnOfKey(table.sort.key);
-  const sortColumn =
-    named && facilityParam !== null ? { facility: facilityParam, field: named.field } : named;
-  const proposals = useCallProposals(callId, {
-    ...table.serverQuery,
-    ...(sortColumn ? resourceSortQuery(sortColumn, table.sort.direction) : {}),
-    q,
-  });
+  // The query the app asked for as it started, when it started here (call-proposals-query.ts);
+  // sortColumn is a resource column the server sorts the whole call by.
+  const { query, sortColumn } = callProposalsQuery(table, facilityParam);
+  const proposals = useCallProposals(callId, query);
   const pdf = useProposalPdf();
   const data: CallProposalPage | undefined = proposals.data;
   // Only chairs' pages carry the call's totals: the sign of the chair's view.
