@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import type { ProposalDetail, ProposalReviewList } from '@merit/contract';
 import { accountDeletionMessages, messages } from '@merit/domain';
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
@@ -20,6 +19,7 @@ import {
 import { loggerOptions } from '../src/lib/log-options.js';
 import { enqueueMail } from '../src/lib/mail-job.js';
 import { issueToken } from '../src/modules/auth/tokens.js';
+import { captureLog } from './log-capture.js';
 import { caller } from './admin-fixtures.js';
 import { assignReviewers, makeProposal, makeReview } from './call-fixtures.js';
 import {
@@ -41,13 +41,7 @@ import { reviewedProposal, type ReviewedProposal } from './privacy-fixtures.js';
  * POST /auth/account/delete/ (ASVS V8.3.2, the removal half): the rules of
  * packages/domain account-deletion.ts, on a submitted proposal that others reviewed.
  */
-const logLines: string[] = [];
-const logStream = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    logLines.push(...chunk.toString().split('\n').filter(Boolean));
-    done();
-  },
-});
+const { stream: logStream, lines: logLines } = captureLog();
 
 let ctx: TestContext;
 let w: ReviewedProposal;

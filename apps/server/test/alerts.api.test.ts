@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
@@ -8,6 +7,7 @@ import { openDatabase } from '../src/db/client.js';
 import { alertCounts, alertsRaised } from '../src/db/schema.js';
 import { loggerOptions } from '../src/lib/log-options.js';
 import { issueToken } from '../src/modules/auth/tokens.js';
+import { captureLog } from './log-capture.js';
 import { auth, createTestApp, makeUser, testDatabaseKind, type TestContext } from './helpers.js';
 import { outbox, type ReadMail } from './mail.js';
 
@@ -16,13 +16,7 @@ import { outbox, type ReadMail } from './mail.js';
  * V8.1.4, lib/alerts.ts). Thresholds are low here so a test can pass them; the counts
  * are flushed by calling `app.alerts.flush()`, which the server does every 5 seconds.
  */
-const logLines: string[] = [];
-const logStream = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    logLines.push(...chunk.toString().split('\n').filter(Boolean));
-    done();
-  },
-});
+const { stream: logStream, lines: logLines } = captureLog();
 
 const HOUR = 60 * 60 * 1000;
 const THRESHOLDS = {

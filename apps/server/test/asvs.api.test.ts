@@ -1,7 +1,6 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { FileStore } from '@tus/file-store';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -13,6 +12,7 @@ import { loggerOptions } from '../src/lib/log-options.js';
 import { insertFile } from '../src/modules/files/files.queries.js';
 import { MAX_FILES_PER_PROPOSAL, tooManyFilesMessage } from '../src/modules/files/files.service.js';
 import { sweepUploads } from '../src/modules/files/uploads.js';
+import { captureLog } from './log-capture.js';
 import { makeForm, makeFormName } from './admin-fixtures.js';
 import { makeCallForms, callPayload } from './call-fixtures.js';
 import {
@@ -34,13 +34,7 @@ import { makeProposalCall, makeProposalForms } from './proposal-fixtures.js';
  * tests elsewhere that prove the rest. The app runs with the server's own log settings
  * (`loggerOptions`), writing to a stream the tests read.
  */
-const logLines: string[] = [];
-const logStream = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    logLines.push(...chunk.toString().split('\n').filter(Boolean));
-    done();
-  },
-});
+const { stream: logStream, lines: logLines } = captureLog();
 
 let ctx: TestContext;
 let webDir: string;

@@ -1,9 +1,9 @@
 import { connect } from 'node:net';
-import { Writable } from 'node:stream';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { committeeRoles, extensions, jobs, passwordResets } from '../src/db/schema.js';
 import { saveCall } from '../src/modules/calls/calls.service.js';
+import { captureLog } from './log-capture.js';
 import { callPayload, makeCallForms } from './call-fixtures.js';
 import {
   auth,
@@ -16,14 +16,7 @@ import {
 import { outbox } from './mail.js';
 
 /** Every log line the app writes, as parsed JSON, to look for secrets in. */
-const logLines: Record<string, unknown>[] = [];
-const logStream = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    for (const line of chunk.toString().split('\n').filter(Boolean))
-      logLines.push(JSON.parse(line) as Record<string, unknown>);
-    done();
-  },
-});
+const { stream: logStream, entries: logLines } = captureLog();
 
 let ctx: TestContext;
 let admin: Awaited<ReturnType<typeof makeUser>>;

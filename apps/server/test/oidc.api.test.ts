@@ -1,7 +1,7 @@
-import { Writable } from 'node:stream';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userIdentities, users } from '../src/db/schema.js';
+import { captureSecurityEvents } from './log-capture.js';
 import { auth, createTestApp, login, makeUser, type TestContext } from './helpers.js';
 import { startTestProvider, type TestAccount, type TestProvider } from './oidc-provider.js';
 
@@ -9,19 +9,14 @@ const PUBLIC_URL = 'http://merit.test';
 let provider: TestProvider;
 let ctx: TestContext;
 /** The security events the app logged, with the request each came from. */
-const securityEvents: { reqId: string; securityEvent: string; [field: string]: unknown }[] = [];
+const { stream: logStream, entries: securityEvents } = captureSecurityEvents<{
+  reqId: string;
+  securityEvent: string;
+  [field: string]: unknown;
+}>();
 
 beforeAll(async () => {
   provider = await startTestProvider([`${PUBLIC_URL}/api/v1/auth/oidc/callback/`]);
-  const logStream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) {
-        const entry = JSON.parse(line) as (typeof securityEvents)[number];
-        if (entry.securityEvent) securityEvents.push(entry);
-      }
-      done();
-    },
-  });
   ctx = await createTestApp({
     logger: { level: 'info', stream: logStream },
     env: {

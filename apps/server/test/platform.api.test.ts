@@ -1,18 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { messages } from '@merit/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureLog } from './log-capture.js';
 import { auth, createTestApp, login, makeUser, type TestContext } from './helpers.js';
 
 let ctx: TestContext;
-const logLines: Record<string, unknown>[] = [];
-const logStream = new Writable({
-  write(chunk: Buffer, _enc, done) {
-    for (const line of chunk.toString().split('\n')) if (line) logLines.push(JSON.parse(line));
-    done();
-  },
-});
+const { stream: logStream, entries: logLines } = captureLog();
 
 beforeAll(async () => {
   // A built web app and a manual, as `npm run build` leaves them.

@@ -1,8 +1,8 @@
-import { Writable } from 'node:stream';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, reviews } from '../src/db/schema.js';
 import { loggerOptions } from '../src/lib/log-options.js';
+import { captureLog } from './log-capture.js';
 import { createTestApp, type TestContext } from './helpers.js';
 import { reviewedProposal, type ReviewedProposal } from './privacy-fixtures.js';
 
@@ -11,13 +11,7 @@ import { reviewedProposal, type ReviewedProposal } from './privacy-fixtures.js';
  * security log per read, with the reader, the call, the proposal and how many reviews,
  * and never what the reviews say. The app runs with the server's own log settings.
  */
-const logLines: string[] = [];
-const logStream = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    logLines.push(...chunk.toString().split('\n').filter(Boolean));
-    done();
-  },
-});
+const { stream: logStream, lines: logLines } = captureLog();
 
 let ctx: TestContext;
 let w: ReviewedProposal;

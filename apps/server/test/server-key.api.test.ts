@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { inspect } from 'node:util';
 import { hash, verify } from '@node-rs/argon2';
 import { totpStep } from '@merit/domain';
@@ -26,6 +25,7 @@ import {
   DATABASE_KEY_NAME,
   moveTwoFactorKeysToServerKey,
 } from '../src/modules/auth/two-factor.service.js';
+import { captureLog } from './log-capture.js';
 import { createTestApp, makeUser, TEST_PASSWORD, type TestContext } from './helpers.js';
 
 /**
@@ -37,15 +37,9 @@ import { createTestApp, makeUser, TEST_PASSWORD, type TestContext } from './help
 const SECRET_KEY = randomBytes(32).toString('hex');
 const OTHER_SECRET_KEY = randomBytes(32).toString('base64');
 
-const logLines: string[] = [];
+const { stream, lines: logLines } = captureLog();
 let ctx: TestContext;
 beforeAll(async () => {
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logLines.push(...chunk.toString().split('\n').filter(Boolean));
-      done();
-    },
-  });
   ctx = await createTestApp({ env: { SECRET_KEY }, logger: { level: 'trace', stream } });
 });
 afterAll(() => ctx.close());

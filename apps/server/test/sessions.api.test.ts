@@ -4,10 +4,10 @@ import {
   TOKEN_IDLE_TTL_MS,
   TOKEN_TOUCH_INTERVAL_MS,
 } from '@merit/domain';
-import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authTokens, users } from '../src/db/schema.js';
+import { captureSecurityEvents } from './log-capture.js';
 import {
   auth,
   createTestApp,
@@ -24,17 +24,8 @@ import {
  */
 let ctx: TestContext;
 /** The security events the app logged, in order. */
-const events: { securityEvent: string; userId: number | null; [field: string]: unknown }[] = [];
+const { stream, entries: events } = captureSecurityEvents();
 beforeAll(async () => {
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) {
-        const entry = JSON.parse(line) as (typeof events)[number];
-        if (entry.securityEvent) events.push(entry);
-      }
-      done();
-    },
-  });
   ctx = await createTestApp({ sessions: 'server', logger: { level: 'info', stream } });
 });
 afterAll(() => ctx.close());

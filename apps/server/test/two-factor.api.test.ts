@@ -7,10 +7,10 @@ import {
   twoFactorMessages,
 } from '@merit/domain';
 import { eq } from 'drizzle-orm';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginThrottle, users, userTwoFactor } from '../src/db/schema.js';
 import { hotp, isReplayedTotp, matchTotp, type HotpAlgorithm } from '../src/modules/auth/totp.js';
+import { captureSecurityEvents } from './log-capture.js';
 import { lastMailTo } from './mail.js';
 import {
   auth,
@@ -27,17 +27,8 @@ import {
  * codes are computed here from the key the server hands out, as an authenticator app would.
  */
 let ctx: TestContext;
-const events: { securityEvent: string; userId: number | null; [field: string]: unknown }[] = [];
+const { stream, entries: events } = captureSecurityEvents();
 beforeAll(async () => {
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) {
-        const entry = JSON.parse(line) as (typeof events)[number];
-        if (entry.securityEvent) events.push(entry);
-      }
-      done();
-    },
-  });
   ctx = await createTestApp({ logger: { level: 'info', stream } });
 });
 afterAll(() => ctx.close());
