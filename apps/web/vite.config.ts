@@ -1,3 +1,7 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
 
@@ -57,8 +61,49 @@ function preloadFirstPage(): Plugin {
   };
 }
 
+/** Built files smaller than this are not worth a compressed copy (nor does the server compress them). */
+const PRECOMPRESS_MIN_BYTES = 1024;
+const COMPRESSIBLE = /\.(?:js|css|html|svg|json|txt)$/;
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * Writes a Brotli (`.br`, quality 11) and a gzip (`.gz`, level 9) copy beside every built
+ * text file, once, at build time, for the server to send as they are (@fastify/static
+ * `preCompressed`). Compressed on the fly, each of the ~80 scripts of a signed-in first
+ * load cost the thread that also answers the API about 8 ms, and got a weaker Brotli.
+ */
+function precompress(): Plugin {
+  return {
+    name: 'merit-precompress',
+    apply: 'build',
+    async writeBundle(options, bundle) {
+      const dir = options.dir ?? 'dist';
+      await Promise.all(
+        Object.keys(bundle)
+          .filter((name) => COMPRESSIBLE.test(name))
+          .map(async (name) => {
+            const file = path.join(dir, name);
+            const body = await readFile(file);
+            if (body.length < PRECOMPRESS_MIN_BYTES) return;
+            const [br, gz] = await Promise.all([
+              brotli(body, {
+                params: {
+                  [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+                  [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+                },
+              }),
+              gzipAsync(body, { level: 9 }),
+            ]);
+            await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
+          }),
+      );
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), preloadFirstPage()],
+  plugins: [react(), preloadFirstPage(), precompress()],
   server: { port: 5173, proxy },
   preview: { port: 4173, proxy },
   build: {

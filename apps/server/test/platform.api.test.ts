@@ -1,11 +1,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { messages } from '@merit/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureLog } from './log-capture.js';
 import { auth, createTestApp, login, makeUser, type TestContext } from './helpers.js';
 
 let ctx: TestContext;
+const PRECOMPRESSED_SCRIPT = 'export const merit = "precompressed";\n'.repeat(100);
 const { stream: logStream, entries: logLines } = captureLog();
 
 beforeAll(async () => {
@@ -19,6 +21,13 @@ beforeAll(async () => {
   await writeFile(
     path.join(dataDir, 'assets', 'index-AbC123.js'),
     'console.log("merit");'.repeat(200),
+  );
+  // The build's compressed copies (apps/web/vite.config.ts, precompress) of one script.
+  await writeFile(path.join(dataDir, 'assets', 'chunk-Pre123.js'), PRECOMPRESSED_SCRIPT);
+  await writeFile(
+    path.join(dataDir, 'assets', 'chunk-Pre123.js.br'),
+    // Marked, to tell the copy from the file compressed on the fly.
+    brotliCompressSync(`${PRECOMPRESSED_SCRIPT}// the build's copy\n`),
   );
   await writeFile(path.join(dataDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   await writeFile(path.join(dataDir, 'manual.pdf'), '%PDF-1.7\n% the manual\n');
@@ -98,6 +107,26 @@ describe('the web app', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(res.headers['content-encoding']).toBe('gzip');
+  });
+
+  it('sends the build’s Brotli copy of a script as it is, as JavaScript, to a browser that takes Brotli', async () => {
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/assets/chunk-Pre123.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toMatch(/^(?:text|application)\/javascript/);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(res.rawPayload).toString()).toBe(
+      `${PRECOMPRESSED_SCRIPT}// the build's copy\n`,
+    );
+    // Without Brotli in the request: the file itself, compressed as any other answer.
+    const plain = await ctx.app.inject({ method: 'GET', url: '/assets/chunk-Pre123.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(PRECOMPRESSED_SCRIPT);
   });
 
   it('revalidates unhashed files and 404s missing assets instead of returning the page', async () => {

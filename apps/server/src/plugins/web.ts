@@ -25,6 +25,10 @@ export async function registerWeb(app: FastifyInstance): Promise<void> {
       // @fastify/static serves dotfiles by default: a .git or .env that found its way into
       // the web folder would be handed out (ASVS V4.3.2). Ignored, they are page paths.
       dotfiles: 'ignore',
+      // The build writes a .br and a .gz beside each file (apps/web/vite.config.ts): sent as
+      // they are, with no compressing per request; a file without them falls through to
+      // the compress plugin.
+      preCompressed: true,
       cacheControl: false,
       etag: true,
       lastModified: true,
