@@ -1,5 +1,5 @@
 import type { ProposalDetail, ProposalReviewList } from '@merit/contract';
-import { accountDeletionMessages, messages } from '@merit/domain';
+import { accountDeletionMessages, messages, userAdminMessages } from '@merit/domain';
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -299,6 +299,26 @@ describe('Delete my account', () => {
       .from(users)
       .where(and(eq(users.isAdmin, true), eq(users.isActive, true)));
     expect(admins).toEqual([{ id: next.id }]);
+  });
+
+  it('lets no admin make a deleted account active or an admin again', async () => {
+    const { app } = ctx;
+    const user = await makeUser(app);
+    const own = caller(app, auth(await login(app, user.username)));
+    expect((await deleteAccount(own, { password: TEST_PASSWORD })).statusCode).toBe(200);
+    const admin = await makeUser(app, { isAdmin: true });
+    const asAdmin = caller(app, auth(await login(app, admin.username)));
+    const before = await userRow(user.id);
+    for (const body of [{ is_active: true }, { is_admin: true }]) {
+      const refused = await asAdmin('PATCH', `/users/${user.id}/`, body);
+      expect(refused.statusCode, JSON.stringify(body)).toBe(409);
+      expect(refused.json().detail).toBe(userAdminMessages.deletedAccount);
+    }
+    expect(await userRow(user.id)).toEqual(before);
+    // Leaving it as it is stays allowed.
+    expect((await asAdmin('PATCH', `/users/${user.id}/`, { is_active: false })).statusCode).toBe(
+      200,
+    );
   });
 
   it('asks a federated user without a password for their username, and deletes their federated login', async () => {

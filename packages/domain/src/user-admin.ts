@@ -7,6 +7,8 @@ export interface AccountFlags {
 export const userAdminMessages = {
   lastActiveAdmin:
     'You are the only active admin. Make another user an admin first, then you can remove your own admin rights or deactivate your account.',
+  deletedAccount:
+    'This account was deleted by its owner. It cannot be made active or an admin again; they can register a new account.',
 } as const;
 
 /** An admin who can log in and act: the flag alone is not enough once the account is deactivated. */

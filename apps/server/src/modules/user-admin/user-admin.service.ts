@@ -5,7 +5,7 @@ import type {
   UserAdminUpdate,
   UserSummary,
 } from '@merit/contract';
-import { leavesNoActiveAdmin, userAdminMessages } from '@merit/domain';
+import { isDeletedAccountEmail, leavesNoActiveAdmin, userAdminMessages } from '@merit/domain';
 import { and, count, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { users } from '../../db/schema.js';
@@ -103,6 +103,10 @@ export async function updateAccountFlags(
   const requested = { isAdmin: update.is_admin, isActive: update.is_active };
   if (leavesNoActiveAdmin(target, requested, activeAdmins.length))
     throw conflict(userAdminMessages.lastActiveAdmin);
+  // An account its owner deleted is anonymised (account-deletion.ts): it stays only so
+  // their submitted work keeps its author, and must not come back to life.
+  if (isDeletedAccountEmail(target.email) && (requested.isActive || requested.isAdmin))
+    throw conflict(userAdminMessages.deletedAccount);
 
   const next = {
     isAdmin: requested.isAdmin ?? target.isAdmin,
