@@ -45,6 +45,27 @@ describe('UserDetailPage', () => {
     expect(sentBody(fetchStub, 'PATCH /users/1/')).toEqual({ is_admin: false });
   });
 
+  it('offers nothing to change on an account its owner deleted, and says why', async () => {
+    const deleted: AdminUserDetails = {
+      ...self,
+      id: 7,
+      username: 'deleted#7',
+      email: 'deleted#7@deleted.invalid',
+      first_name: 'Deleted',
+      last_name: 'user 7',
+      is_admin: false,
+      is_active: false,
+      roles: [],
+    };
+    stubApi({ 'GET /user_details/': { body: adminUser }, 'GET /users/7/': { body: deleted } });
+    renderApp('/users/7/', { token: 'k' });
+    expect(
+      await screen.findByText(userAdminMessages.deletedAccount, undefined, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Reactivate' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Make admin' })).not.toBeInTheDocument();
+  });
+
   it('lists the committee roles with their whole days and links to edit them', async () => {
     stubApi({ 'GET /user_details/': { body: adminUser }, 'GET /users/1/': { body: self } });
     renderApp('/users/1/', { token: 'k' });

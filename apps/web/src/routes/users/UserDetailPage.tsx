@@ -1,5 +1,5 @@
 import type { AdminUserDetails, UserAdminUpdate, UserRole } from '@merit/contract';
-import { GENDER_LABELS } from '@merit/domain';
+import { GENDER_LABELS, isDeletedAccountEmail, userAdminMessages } from '@merit/domain';
 import AddIcon from '@mui/icons-material/Add';
 import { Button, Chip, Link, Stack, Typography } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -67,7 +67,14 @@ function UserDetail({ userId }: { userId: number }) {
             ['Account', details.is_active ? 'Active' : 'Deactivated'],
           ]}
         />
-        <AccountActions user={details} />
+        {isDeletedAccountEmail(details.email) ? (
+          // Its owner deleted it: anonymised, kept only as the author of their work.
+          <Typography sx={{ mt: 2 }} color="text.secondary">
+            {userAdminMessages.deletedAccount}
+          </Typography>
+        ) : (
+          <AccountActions user={details} />
+        )}
       </Section>
       <Section
         id="roles-heading"
