@@ -28,6 +28,18 @@ import { launchBrowser, signedInPage } from '../lib/browser.js';
 import { readManifest } from '../lib/manifest.js';
 import { median, percentile, type FigureOptions, type FigureResult } from '../lib/result.js';
 
+/** What the figure's scripts note in the page, read back with page.evaluate(). */
+declare global {
+  interface Window {
+    /** When the awaited element was painted (openTimed). */
+    __shownAt?: number;
+    /** Each key's time to its frame (typeTimed). */
+    __keyTimings: number[];
+    /** When the last key was sent (typeTimed). */
+    __lastKeyAt: number;
+  }
+}
+
 const FIRST_ROWS_GOAL_MS = 1_500;
 const KEYSTROKE_GOAL_MS = 100;
 const KEY_GAP_MS = 150;
@@ -54,25 +66,23 @@ async function openTimed(
   await page.addInitScript(
     ([wanted, holding]) => {
       // No named functions in here: tsx would wrap them in a helper the page does not have.
-      const mark = window as unknown as { __shownAt?: number };
       const observer = new MutationObserver(() => {
         const element = document.querySelector(wanted);
         if (element === null || (holding !== null && !element.textContent?.includes(holding)))
           return;
         observer.disconnect();
-        requestAnimationFrame(() => setTimeout(() => (mark.__shownAt = performance.now())));
+        requestAnimationFrame(() => setTimeout(() => (window.__shownAt = performance.now())));
       });
       observer.observe(document, { childList: true, subtree: true, characterData: true });
     },
     [selector, text ?? null] as const,
   );
   await page.goto(url);
-  await page.waitForFunction(
-    () => (window as unknown as { __shownAt?: number }).__shownAt !== undefined,
-    undefined,
-    { timeout: 60_000 },
-  );
-  return page.evaluate(() => (window as unknown as { __shownAt: number }).__shownAt);
+  // Resolves with the time once the page has noted it (a paint time is never 0).
+  const shownAt = await page.waitForFunction(() => window.__shownAt, undefined, {
+    timeout: 60_000,
+  });
+  return Number(await shownAt.jsonValue());
 }
 
 const openList = (page: Page, url: string) => openTimed(page, url, LIST_ROWS);
@@ -88,11 +98,11 @@ async function typeTimed(page: Page, selector: string, text: string): Promise<nu
   await page.evaluate((inputSelector) => {
     const input = document.querySelector<HTMLInputElement>(inputSelector)!;
     const timings: number[] = [];
-    (window as unknown as { __keyTimings: number[] }).__keyTimings = timings;
+    window.__keyTimings = timings;
     let keyAt = 0;
     input.addEventListener('keydown', (event) => {
       keyAt = event.timeStamp;
-      (window as unknown as { __lastKeyAt: number }).__lastKeyAt = keyAt;
+      window.__lastKeyAt = keyAt;
     });
     input.addEventListener('input', () => {
       const started = keyAt;
@@ -105,11 +115,8 @@ async function typeTimed(page: Page, selector: string, text: string): Promise<nu
     await page.keyboard.type(key);
     await page.waitForTimeout(KEY_GAP_MS);
   }
-  await page.waitForFunction(
-    (count) => (window as unknown as { __keyTimings: number[] }).__keyTimings.length >= count,
-    text.length,
-  );
-  return page.evaluate(() => (window as unknown as { __keyTimings: number[] }).__keyTimings);
+  await page.waitForFunction((count) => window.__keyTimings.length >= count, text.length);
+  return page.evaluate(() => window.__keyTimings);
 }
 
 export async function run(options: FigureOptions): Promise<FigureResult[]> {
@@ -151,11 +158,7 @@ export async function run(options: FigureOptions): Promise<FigureResult[]> {
           { timeout: 30_000 },
         );
         await page.waitForLoadState('networkidle');
-        settled.push(
-          await page.evaluate(
-            () => performance.now() - (window as unknown as { __lastKeyAt: number }).__lastKeyAt,
-          ),
-        );
+        settled.push(await page.evaluate(() => performance.now() - window.__lastKeyAt));
 
         // Baseline: a plain input on the same page, the same keys.
         await page.evaluate(() => {
