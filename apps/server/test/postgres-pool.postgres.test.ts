@@ -3,6 +3,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { pgCode } from '../src/lib/db-errors.js';
 import { MIGRATION_LOCK_ID, openDatabase, type Database } from '../src/db/client.js';
+import { auditBatchHash, auditLog } from '../src/db/schema.js';
+import { loadProposal } from '../src/modules/proposals/proposals.queries.js';
 import { freshDatabase } from './helpers.js';
 
 // PostgreSQL only (the server:postgres project; `*.postgres.test.ts` is left out of the
@@ -71,5 +73,35 @@ describe('the PostgreSQL pool', () => {
     expect(logged[0]!.message).toBe('an idle database connection failed');
     expect(pgCode((logged[0]!.details as { err: unknown }).err)).toBe('57P01');
     await database.ping();
+  });
+
+  it('plans the loader every proposal request sends once per connection, by name', async () => {
+    const database = await open(30_000);
+    const actor = { id: 1, isAdmin: false, roles: [] };
+    const prepared = await database.db.transaction(async (tx) => {
+      // One transaction is one connection: its second load binds, it does not plan.
+      await loadProposal(tx, actor, 1, { forUpdate: true });
+      await loadProposal(tx, actor, 2, { forUpdate: true });
+      const { rows } = (await tx.execute(
+        sql`select name from pg_prepared_statements order by name`,
+      )) as unknown as { rows: { name: string }[] };
+      return rows.map((r) => r.name);
+    });
+    expect(prepared).toEqual(['load_proposal_for_update']);
+  });
+
+  it("finds a Save All batch's audit row by its hash in the index, not among every row of the entity", async () => {
+    const database = await open(30_000);
+    const plan = await database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const { rows } = (await tx.execute(
+        sql`explain select 1 from ${auditLog} where ${auditLog.entityType} = 'proposal'
+          and ${auditLog.entityId} = 1
+          and ${auditBatchHash(auditLog.changes)} = to_jsonb(5::int)`,
+      )) as unknown as { rows: { 'QUERY PLAN': string }[] };
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toContain('audit_log_entity_batch_idx');
+    expect(plan).toMatch(/Index Cond: .*'hash'.*'after'/);
   });
 });

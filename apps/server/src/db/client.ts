@@ -1,10 +1,6 @@
-import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzip } from 'node:zlib';
-import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -12,6 +8,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { Config } from '../config.js';
 import * as schema from './schema.js';
+import { embeddedDatabaseDir, prepareEmbeddedDatabase } from './template.js';
 
 export type Schema = typeof schema;
 /** One type for both drivers: every query is written once, in PostgreSQL's dialect. */
@@ -49,12 +46,6 @@ export interface ErrorLogger {
 // From src/db/client.ts this is src/db/migrations; the build copies the folder to
 // dist/migrations, beside the bundle this module becomes part of.
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
-// The build (build.mjs) writes dist/pglite-template.tar.gz beside the bundle: an empty
-// database with the migrations applied. From src/ (tests, `npm run dev`) there is none.
-const pgliteTemplateFile = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  'pglite-template.tar.gz',
-);
 // Any fixed number: every Merit process takes the same advisory lock around migrations.
 export const MIGRATION_LOCK_ID = 727_100_001;
 
@@ -85,37 +76,17 @@ export function configuredDatabase(config: Config): DatabaseTarget {
         url: config.databaseUrl,
         statementTimeoutMs: config.databaseStatementTimeoutMs,
       }
-    : { kind: 'pglite', dataDir: path.join(config.dataDir, 'db') };
+    : { kind: 'pglite', dataDir: embeddedDatabaseDir(config.dataDir) };
 }
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   return target.kind === 'pglite' ? openPglite(target.dataDir) : openPostgres(target);
 }
 
-/**
- * The built template for a data folder that holds no database yet, or undefined (a
- * database is there, or no template was built: PGlite then runs initdb itself).
- * Unpacking it takes a fraction of a second; initdb through PGlite's file system took 3 to
- * 5 s, most of a first start. Unzipped here because zlib is much faster than PGlite's own.
- */
-async function pgliteTemplate(dataDir: string): Promise<Blob | undefined> {
-  if (existsSync(path.join(dataDir, 'PG_VERSION'))) return undefined;
-  let packed: Buffer;
-  try {
-    packed = await readFile(pgliteTemplateFile);
-  } catch {
-    return undefined;
-  }
-  return new Blob([await promisify(gunzip)(packed)]);
-}
-
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   // No dataDir: an in-memory database (tests).
-  if (dataDir) await mkdir(dataDir, { recursive: true });
-  const template = dataDir ? await pgliteTemplate(dataDir) : undefined;
-  const client = dataDir
-    ? new PGlite(dataDir, template ? { loadDataDir: template } : {})
-    : new PGlite();
+  if (dataDir) await prepareEmbeddedDatabase(dataDir);
+  const client = dataDir ? new PGlite(dataDir) : new PGlite();
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {

@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
-import { auditLog } from '../db/schema.js';
+import { auditBatchHash, auditLog } from '../db/schema.js';
+import { runNamed } from './sql.js';
 
 /** Every change the audit log records, as `<entity type>.<verb>`. */
 export type AuditAction =
@@ -101,44 +102,52 @@ export async function writeAudit(
   at: Date,
   entry: AuditEntry,
 ): Promise<void> {
-  await tx.insert(auditLog).values({
-    actorId,
-    at,
-    action: entry.action,
-    entityType: entry.action.slice(0, entry.action.indexOf('.')),
-    entityId: entry.entityId,
-    changes: changesBetween(entry.before, entry.after),
-  });
+  await runNamed(
+    'write_audit',
+    tx.insert(auditLog).values({
+      actorId,
+      at,
+      action: entry.action,
+      entityType: entry.action.slice(0, entry.action.indexOf('.')),
+      entityId: entry.entityId,
+      changes: changesBetween(entry.before, entry.after),
+    }),
+  );
 }
 
 /**
- * Adds `item` to the list `field` of the audit row that `action` wrote for one batch of
- * changes, the row whose field `key` is `value` (a Save All batch is known by its save
- * hash), unless the list holds it already. False when the batch has no row yet: write
- * it then. The caller holds the entity's row lock, so two parts of one batch cannot both
- * find no row and write two.
+ * Adds `item` to the list `field` of the audit row that `action` wrote for one Save All
+ * batch, known by its save hash, unless the list holds it already. False when the batch
+ * has no row yet: write it then, with `hash` in its changes. The caller holds the
+ * entity's row lock, so two parts of one batch cannot both find no row and write two.
+ * The hash is looked up through `audit_log_entity_batch_idx`, not among every row of the entity:
+ * a proposal saved busily to its deadline has thousands.
  */
 export async function addToAuditBatch(
   tx: Tx,
-  target: { action: AuditAction; entityId: number; key: string; value: number },
+  target: { action: AuditAction; entityId: number; hash: number },
   field: string,
   item: number,
 ): Promise<boolean> {
   const list = sql`${auditLog.changes} -> ${field}::text -> 'after'`;
-  const rows = await tx
-    .update(auditLog)
-    .set({
-      changes: sql`case when ${list} @> to_jsonb(${item}::int) then ${auditLog.changes}
-        else jsonb_set(${auditLog.changes}, array[${field}::text, 'after'], ${list} || to_jsonb(${item}::int)) end`,
-    })
-    .where(
-      and(
-        eq(auditLog.entityType, target.action.slice(0, target.action.indexOf('.'))),
-        eq(auditLog.entityId, target.entityId),
-        eq(auditLog.action, target.action),
-        sql`${auditLog.changes} -> ${target.key}::text -> 'after' = to_jsonb(${target.value}::int)`,
-      ),
-    )
-    .returning({ id: auditLog.id });
+  const rows = await runNamed(
+    'add_to_audit_batch',
+    tx
+      .update(auditLog)
+      .set({
+        changes: sql`case when ${list} @> to_jsonb(${item}::int) then ${auditLog.changes}
+          else jsonb_set(${auditLog.changes}, array[${field}::text, 'after'],
+            ${list} || to_jsonb(${item}::int)) end`,
+      })
+      .where(
+        and(
+          eq(auditLog.entityType, target.action.slice(0, target.action.indexOf('.'))),
+          eq(auditLog.entityId, target.entityId),
+          eq(auditLog.action, target.action),
+          sql`${auditBatchHash(auditLog.changes)} = to_jsonb(${target.hash}::int)`,
+        ),
+      )
+      .returning({ id: auditLog.id }),
+  );
   return rows.length > 0;
 }

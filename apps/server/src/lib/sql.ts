@@ -14,3 +14,18 @@ export const personNameSql = (table: {
   username: AnyPgColumn;
 }) =>
   sql<string>`coalesce(nullif(trim(${table.firstName} || ' ' || ${table.lastName}), ''), ${table.username})`;
+
+/**
+ * Runs a query that most requests send, by name: on PostgreSQL each pooled connection
+ * parses and plans it once and then only binds new values, where an unnamed query is
+ * planned afresh every time (for the proposal loader, planning took 4 ms against 1 ms of
+ * execution). One name per SQL text: a name sent with a different text is an error, so a
+ * query whose shape varies (an `in` list, optional clauses) names each shape or goes
+ * unnamed. PGlite ignores the name.
+ */
+export function runNamed<T>(
+  name: string,
+  query: { prepare(name: string): { execute(): Promise<T> } },
+): Promise<T> {
+  return query.prepare(name).execute();
+}

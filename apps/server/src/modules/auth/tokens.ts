@@ -10,6 +10,7 @@ import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { authTokens, committeeRoles, users } from '../../db/schema.js';
 import { digestKey, newTokenKey } from '../../lib/secrets.js';
+import { runNamed } from '../../lib/sql.js';
 import type { AuthUser } from '../../types.js';
 
 /** What a login says about itself, for the user's list of their sessions. */
@@ -60,23 +61,26 @@ export async function authenticateKey(
   policy: SessionPolicy,
   now: Date,
 ): Promise<AuthUser | null> {
-  const [row] = await db
-    .select({
-      tokenId: authTokens.id,
-      createdAt: authTokens.createdAt,
-      lastUsedAt: authTokens.lastUsedAt,
-      revokedAt: authTokens.revokedAt,
-      id: users.id,
-      username: users.username,
-      isAdmin: users.isAdmin,
-      isActive: users.isActive,
-      registrationComplete: users.registrationComplete,
-      roles: rolesSql,
-    })
-    .from(authTokens)
-    .innerJoin(users, eq(users.id, authTokens.userId))
-    .where(eq(authTokens.keyHash, digestKey(key)))
-    .limit(1);
+  const [row] = await runNamed(
+    'user_by_token',
+    db
+      .select({
+        tokenId: authTokens.id,
+        createdAt: authTokens.createdAt,
+        lastUsedAt: authTokens.lastUsedAt,
+        revokedAt: authTokens.revokedAt,
+        id: users.id,
+        username: users.username,
+        isAdmin: users.isAdmin,
+        isActive: users.isActive,
+        registrationComplete: users.registrationComplete,
+        roles: rolesSql,
+      })
+      .from(authTokens)
+      .innerJoin(users, eq(users.id, authTokens.userId))
+      .where(eq(authTokens.keyHash, digestKey(key)))
+      .limit(1),
+  );
   if (!row || !row.isActive || !isTokenLive(row, policy, now)) return null;
   if (tokenNeedsTouch(row, now)) {
     await db.update(authTokens).set({ lastUsedAt: now }).where(eq(authTokens.id, row.tokenId));

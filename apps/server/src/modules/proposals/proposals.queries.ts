@@ -52,7 +52,7 @@ import {
 import { offsetOf, orderOf } from '../../lib/pages.js';
 import { reviewedSql, type CallRow } from '../calls/calls.queries.js';
 import type { AnswerForm } from './proposal-answers.js';
-import { containing, personNameSql } from '../../lib/sql.js';
+import { containing, personNameSql, runNamed } from '../../lib/sql.js';
 import {
   reviewersJsonSql,
   reviewScoresJsonSql,
@@ -206,7 +206,11 @@ export async function loadProposal(
     .innerJoin(users, eq(users.id, proposals.authorId))
     .leftJoin(lockHolders, eq(lockHolders.id, proposals.lockHolderId))
     .where(eq(proposals.id, id));
-  const [row] = options.forUpdate ? await query.for('update', { of: proposals }) : await query;
+  const shape = `${options.forUpdate ? '_for_update' : ''}${options.page ? '_page' : ''}`;
+  const [row] = await runNamed(
+    `load_proposal${shape}`,
+    options.forUpdate ? query.for('update', { of: proposals }) : query,
+  );
   if (!row) return undefined;
   const { proposal, call, collaborators } = row;
   const windows = row.windows.map((w) => ({
@@ -294,16 +298,19 @@ export async function touchProposal(
   now: Date,
   changes: { name?: string } = {},
 ) {
-  await tx
-    .update(proposals)
-    .set({
-      ...changes,
-      updatedAt: now,
-      lockExpiresAt: sql`case when ${proposals.lockHolderId} = ${actorId}
-        then ${new Date(now.getTime() + LOCK_LEASE_MS).toISOString()}::timestamptz
-        else ${proposals.lockExpiresAt} end`,
-    })
-    .where(eq(proposals.id, id));
+  await runNamed(
+    changes.name === undefined ? 'touch_proposal' : 'touch_proposal_name',
+    tx
+      .update(proposals)
+      .set({
+        ...changes,
+        updatedAt: now,
+        lockExpiresAt: sql`case when ${proposals.lockHolderId} = ${actorId}
+          then ${new Date(now.getTime() + LOCK_LEASE_MS).toISOString()}::timestamptz
+          else ${proposals.lockExpiresAt} end`,
+      })
+      .where(eq(proposals.id, id)),
+  );
 }
 
 // --- Forms and answers ----------------------------------------------------------------
@@ -316,33 +323,40 @@ export interface TypeForm {
 
 /** The proposal forms of a type, in the call's order. */
 export async function proposalFormsOf(tx: Tx, proposalTypeId: number): Promise<TypeForm[]> {
-  const rows = await tx
-    .select({ id: forms.id, type: formNames.type })
-    .from(proposalTypeForms)
-    .innerJoin(forms, eq(forms.id, proposalTypeForms.formId))
-    .innerJoin(formNames, eq(formNames.id, forms.formNameId))
-    .where(
-      and(
-        eq(proposalTypeForms.proposalTypeId, proposalTypeId),
-        eq(proposalTypeForms.kind, 'proposal'),
-      ),
-    )
-    .orderBy(asc(proposalTypeForms.position));
+  const rows = await runNamed(
+    'proposal_forms_of_type',
+    tx
+      .select({ id: forms.id, type: formNames.type })
+      .from(proposalTypeForms)
+      .innerJoin(forms, eq(forms.id, proposalTypeForms.formId))
+      .innerJoin(formNames, eq(formNames.id, forms.formNameId))
+      .where(
+        and(
+          eq(proposalTypeForms.proposalTypeId, proposalTypeId),
+          eq(proposalTypeForms.kind, 'proposal'),
+        ),
+      )
+      .orderBy(asc(proposalTypeForms.position)),
+  );
   return rows.map((r) => ({ ...r, type: r.type as FormType }));
 }
 
 /** The schemas that answers to these forms are checked against. */
 export async function answerFormsOf(tx: Tx, ids: number[]): Promise<Map<number, AnswerForm>> {
   if (ids.length === 0) return new Map();
-  const rows = await tx
-    .select({
-      id: forms.id,
-      jsonSchema: forms.jsonSchema,
-      uiSchema: forms.uiSchema,
-      updatedAt: forms.updatedAt,
-    })
-    .from(forms)
-    .where(inArray(forms.id, ids));
+  // One array parameter, not a list of them: one SQL text however many forms, so named.
+  const rows = await runNamed(
+    'answer_forms',
+    tx
+      .select({
+        id: forms.id,
+        jsonSchema: forms.jsonSchema,
+        uiSchema: forms.uiSchema,
+        updatedAt: forms.updatedAt,
+      })
+      .from(forms)
+      .where(sql`${forms.id} = any(${sql.param(ids)}::int[])`),
+  );
   return new Map(rows.map((r) => [r.id, r]));
 }
 
@@ -366,10 +380,15 @@ export async function responsesOf(tx: Tx, proposalId: number): Promise<SavedEntr
 }
 
 export async function entryCount(tx: Tx, proposalId: number, formId: number): Promise<number> {
-  const [row] = await tx
-    .select({ n: count() })
-    .from(proposalResponses)
-    .where(and(eq(proposalResponses.proposalId, proposalId), eq(proposalResponses.formId, formId)));
+  const [row] = await runNamed(
+    'entry_count',
+    tx
+      .select({ n: count() })
+      .from(proposalResponses)
+      .where(
+        and(eq(proposalResponses.proposalId, proposalId), eq(proposalResponses.formId, formId)),
+      ),
+  );
   return row?.n ?? 0;
 }
 
@@ -385,17 +404,20 @@ export interface SaveKey {
  * that succeeded), and then nothing else may change.
  */
 export async function recordSave(tx: Tx, key: SaveKey, now: Date): Promise<boolean> {
-  const rows = await tx
-    .insert(proposalSaves)
-    .values({
-      proposalId: key.proposalId,
-      formId: key.formId,
-      entryIndex: key.index,
-      hash: key.hash,
-      savedAt: now,
-    })
-    .onConflictDoNothing()
-    .returning({ hash: proposalSaves.hash });
+  const rows = await runNamed(
+    'record_save',
+    tx
+      .insert(proposalSaves)
+      .values({
+        proposalId: key.proposalId,
+        formId: key.formId,
+        entryIndex: key.index,
+        hash: key.hash,
+        savedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning({ hash: proposalSaves.hash }),
+  );
   return rows.length > 0;
 }
 
@@ -429,24 +451,27 @@ export async function writeEntry(
   tx: Tx,
   entry: SavedEntry & { proposalId: number; by: number; now: Date },
 ) {
-  await tx
-    .insert(proposalResponses)
-    .values({
-      proposalId: entry.proposalId,
-      formId: entry.formId,
-      entryIndex: entry.index,
-      data: entry.data,
-      updatedAt: entry.now,
-      updatedBy: entry.by,
-    })
-    .onConflictDoUpdate({
-      target: [
-        proposalResponses.proposalId,
-        proposalResponses.formId,
-        proposalResponses.entryIndex,
-      ],
-      set: { data: entry.data, updatedAt: entry.now, updatedBy: entry.by },
-    });
+  await runNamed(
+    'write_entry',
+    tx
+      .insert(proposalResponses)
+      .values({
+        proposalId: entry.proposalId,
+        formId: entry.formId,
+        entryIndex: entry.index,
+        data: entry.data,
+        updatedAt: entry.now,
+        updatedBy: entry.by,
+      })
+      .onConflictDoUpdate({
+        target: [
+          proposalResponses.proposalId,
+          proposalResponses.formId,
+          proposalResponses.entryIndex,
+        ],
+        set: { data: entry.data, updatedAt: entry.now, updatedBy: entry.by },
+      }),
+  );
 }
 
 /**
@@ -566,38 +591,47 @@ export async function deleteProposalRow(tx: Tx, id: number) {
  * exactly one holds it, in any number of app processes.
  */
 export async function takeLock(tx: Tx, id: number, actorId: number, now: Date): Promise<boolean> {
-  const rows = await tx
-    .update(proposals)
-    .set({ lockHolderId: actorId, lockExpiresAt: new Date(now.getTime() + LOCK_LEASE_MS) })
-    .where(
-      and(
-        eq(proposals.id, id),
-        or(
-          isNull(proposals.lockHolderId),
-          lte(proposals.lockExpiresAt, now),
-          eq(proposals.lockHolderId, actorId),
+  const rows = await runNamed(
+    'take_lock',
+    tx
+      .update(proposals)
+      .set({ lockHolderId: actorId, lockExpiresAt: new Date(now.getTime() + LOCK_LEASE_MS) })
+      .where(
+        and(
+          eq(proposals.id, id),
+          or(
+            isNull(proposals.lockHolderId),
+            lte(proposals.lockExpiresAt, now),
+            eq(proposals.lockHolderId, actorId),
+          ),
         ),
-      ),
-    )
-    .returning({ id: proposals.id });
+      )
+      .returning({ id: proposals.id }),
+  );
   return rows.length > 0;
 }
 
 /** Lets go of the lease, if `userId` holds it. */
 export async function releaseLock(tx: Tx, id: number, userId: number) {
-  await tx
-    .update(proposals)
-    .set({ lockHolderId: null, lockExpiresAt: null })
-    .where(and(eq(proposals.id, id), eq(proposals.lockHolderId, userId)));
+  await runNamed(
+    'release_lock',
+    tx
+      .update(proposals)
+      .set({ lockHolderId: null, lockExpiresAt: null })
+      .where(and(eq(proposals.id, id), eq(proposals.lockHolderId, userId))),
+  );
 }
 
 /** Who holds a live lease on the proposal now, with their name; undefined for nobody. */
 export async function currentLock(tx: Tx, id: number, now: Date) {
-  const [row] = await tx
-    .select({ holderId: users.id, holder: nameOf(users) })
-    .from(proposals)
-    .innerJoin(users, eq(users.id, proposals.lockHolderId))
-    .where(and(eq(proposals.id, id), sql`${proposals.lockExpiresAt} > ${now}`));
+  const [row] = await runNamed(
+    'current_lock',
+    tx
+      .select({ holderId: users.id, holder: nameOf(users) })
+      .from(proposals)
+      .innerJoin(users, eq(users.id, proposals.lockHolderId))
+      .where(and(eq(proposals.id, id), sql`${proposals.lockExpiresAt} > ${now}`)),
+  );
   return row;
 }
 

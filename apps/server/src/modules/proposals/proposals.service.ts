@@ -453,10 +453,8 @@ export async function saveResponse(
     const batch = {
       action: 'proposal.save' as const,
       entityId: proposal.id,
-      key: 'hash',
-      value: input.hash,
     };
-    if (!(await addToAuditBatch(tx, batch, 'forms', input.formId)))
+    if (!(await addToAuditBatch(tx, { ...batch, hash: input.hash }, 'forms', input.formId)))
       await work.audit({ ...batch, after: { hash: input.hash, forms: [input.formId] } });
   }
   return {

@@ -179,10 +179,8 @@ export async function saveReviewResponse(
   const batch = {
     action: 'review.save' as const,
     entityId: review.id,
-    key: 'hash',
-    value: input.hash,
   };
-  if (!(await addToAuditBatch(tx, batch, 'forms', input.formId)))
+  if (!(await addToAuditBatch(tx, { ...batch, hash: input.hash }, 'forms', input.formId)))
     await work.audit({
       ...batch,
       after: { hash: input.hash, proposalId: proposal.id, forms: [input.formId] },
