@@ -261,3 +261,16 @@ describe('ALERT_* settings (ASVS V8.1.4)', () => {
     );
   });
 });
+
+describe('ADMIN_TWO_FACTOR (ASVS V4.3.1)', () => {
+  it('defaults to optional and takes required', () => {
+    expect(loadConfig({}).adminTwoFactor).toBe('optional');
+    expect(loadConfig({ ADMIN_TWO_FACTOR: 'required' }).adminTwoFactor).toBe('required');
+  });
+
+  it('refuses any other value, naming the ones it takes', () => {
+    const error = errorOf({ ADMIN_TWO_FACTOR: 'yes' });
+    expect(error.variable).toBe('ADMIN_TWO_FACTOR');
+    expect(error.message).toContain('optional, required');
+  });
+});

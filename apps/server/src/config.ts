@@ -2,13 +2,17 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  ADMIN_TWO_FACTOR_SETTINGS,
+  type AdminTwoFactorSetting,
   DEFAULT_SESSION_POLICY,
   MIN_PASSWORD_LENGTH,
   SESSION_IDLE_MINUTES_MIN,
   type SessionPolicy,
 } from '@merit/domain';
 import type { AlertKind, AlertSettings } from './lib/alerts.js';
+import { DEFAULT_RETENTION, type RetentionSettings } from './lib/retention.js';
 import { parseSecretKey, SECRET_KEY_RULE, ServerSecret } from './lib/server-key.js';
+import { parseClamdUrl, type ClamdAddress } from './lib/virus-scan.js';
 
 /**
  * Merit is configured by environment variables only (ARCHITECTURE.md "Runtime shape").
@@ -52,6 +56,11 @@ export interface Config {
    * ASVS V12.1.3); deleting files frees their share.
    */
   uploadQuotaBytes: number;
+  /**
+   * CLAMD_URL: the ClamAV daemon every uploaded file is scanned by before it is stored
+   * (ASVS V12.4.2, lib/virus-scan.ts); files are not scanned when it is unset.
+   */
+  clamd: ClamdAddress | undefined;
   /** Federated login (OpenID Connect, e.g. AAF); off when OIDC_ISSUER is unset. */
   oidc: OidcConfig | undefined;
   /** S3-compatible storage for uploaded files; on local disk under DATA_DIR/files when unset. */
@@ -71,6 +80,16 @@ export interface Config {
    * key are derived (lib/server-key.ts). Unset: DATA_DIR/secret.key, made by the first start.
    */
   secretKey: ServerSecret | undefined;
+  /**
+   * ADMIN_TWO_FACTOR (ASVS V4.3.1): `required` makes an admin who logs in with a password
+   * turn on two-step verification before administering; `optional` (the default) does not.
+   */
+  adminTwoFactor: AdminTwoFactorSetting;
+  /**
+   * How long data is kept after it stopped being of use (ASVS V8.3.8, lib/retention.ts):
+   * SESSION_RETENTION_DAYS for ended sessions, AUDIT_RETENTION_DAYS for the audit log.
+   */
+  retention: RetentionSettings;
 }
 
 export interface S3Config {
@@ -145,6 +164,20 @@ function readUrl(env: Env, name: string, protocols: string[]): string | undefine
     );
   }
   return raw;
+}
+
+/** A setting that takes one of a few words (LOG_LEVEL, ADMIN_TWO_FACTOR). */
+function readChoice<T extends string>(
+  env: Env,
+  name: string,
+  choices: readonly T[],
+  fallback: T,
+): T {
+  const value = read(env, name) ?? fallback;
+  if (!(choices as readonly string[]).includes(value)) {
+    throw new ConfigError(name, `must be one of ${choices.join(', ')}, but is "${value}".`);
+  }
+  return value as T;
 }
 
 function readPositiveInt(env: Env, name: string, fallback: number): number {
@@ -369,6 +402,51 @@ function readAlerts(env: Env): AlertSettings {
   return { thresholds, emails };
 }
 
+function readClamd(env: Env): ClamdAddress | undefined {
+  const raw = read(env, 'CLAMD_URL');
+  if (raw === undefined) return undefined;
+  const address = parseClamdUrl(raw);
+  if (typeof address === 'string')
+    throw new ConfigError('CLAMD_URL', `${address}, but is "${raw}".`);
+  return address;
+}
+
+/** The longest retention period a setting takes: 100 years, past which a number is a typo. */
+const RETENTION_DAYS_MAX = 36_500;
+
+/**
+ * SESSION_RETENTION_DAYS (0 and up: 0 deletes an ended session at the next hourly run) and
+ * AUDIT_RETENTION_DAYS (unset keeps the audit log; at least 1 when set).
+ */
+function readRetention(env: Env): RetentionSettings {
+  const days = (name: string, min: number, meaning: string): number | undefined => {
+    const raw = read(env, name);
+    if (raw === undefined) return undefined;
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw) || value < min || value > RETENTION_DAYS_MAX) {
+      throw new ConfigError(
+        name,
+        `must be a whole number of days from ${min} to ${RETENTION_DAYS_MAX}, but is "${raw}". ${meaning}`,
+      );
+    }
+    return value;
+  };
+  return {
+    sessionDays:
+      days(
+        'SESSION_RETENTION_DAYS',
+        0,
+        'It is how long the record of a login (its browser and times) is kept after the login ended.',
+      ) ?? DEFAULT_RETENTION.sessionDays,
+    auditDays:
+      days(
+        'AUDIT_RETENTION_DAYS',
+        1,
+        'It is how long audit log entries are kept; leave it unset to keep them.',
+      ) ?? DEFAULT_RETENTION.auditDays,
+  };
+}
+
 /** SECRET_KEY; a wrong one is refused without repeating it, since it is a secret. */
 function readSecretKey(env: Env): ServerSecret | undefined {
   const raw = read(env, 'SECRET_KEY');
@@ -402,13 +480,7 @@ function readInitialAdmin(env: Env): Config['initialAdmin'] {
 
 export function loadConfig(env: Env = process.env): Config {
   const port = readPort(env);
-  const logLevel = read(env, 'LOG_LEVEL') ?? 'info';
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
-    throw new ConfigError(
-      'LOG_LEVEL',
-      `must be one of ${LOG_LEVELS.join(', ')}, but is "${logLevel}".`,
-    );
-  }
+  const logLevel = readChoice(env, 'LOG_LEVEL', LOG_LEVELS, 'info');
   const publicUrl = readUrl(env, 'PUBLIC_URL', ['http', 'https']);
   return {
     port,
@@ -433,10 +505,13 @@ export function loadConfig(env: Env = process.env): Config {
     extractAttachmentsMaxBytes: readPositiveInt(env, 'EXTRACT_ATTACHMENTS_MAX_BYTES', 52_428_800),
     // 2 GB: eighty of the largest uploads. At least 25 MB, or one such file could never fit.
     uploadQuotaBytes: readUploadQuota(env),
+    clamd: readClamd(env),
     oidc: readOidc(env),
     s3: readS3(env),
     privacyNoticeUrl: readUrl(env, 'PRIVACY_NOTICE_URL', ['http', 'https']),
     alerts: readAlerts(env),
     secretKey: readSecretKey(env),
+    adminTwoFactor: readChoice(env, 'ADMIN_TWO_FACTOR', ADMIN_TWO_FACTOR_SETTINGS, 'optional'),
+    retention: readRetention(env),
   };
 }

@@ -1,11 +1,8 @@
-import path from 'node:path';
-import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { DatabaseConnectError } from './db/client.js';
+import { embeddedDatabaseDir, prepareEmbeddedDatabase } from './db/template.js';
 import { dataDirInUse, holdDataDir } from './lib/online-backup.js';
 import { keepNewFilesPrivate, makeTreePrivate, privateDataDir } from './lib/private-files.js';
-import { SecretKeyFileError } from './lib/server-key.js';
-import { ensureFirstAdmin } from './modules/users/users.service.js';
+import { SecretKeyFileError, WrongServerSecretError } from './lib/server-key.js';
 
 /** How long a shutdown waits for requests in flight before giving up. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -50,16 +47,29 @@ async function main(): Promise<void> {
     );
   }
 
+  // The rest of the server (its routes, Fastify, the database drivers) loads while a first
+  // start writes the embedded database's files: the one mostly computes, the other mostly
+  // waits for the disk (bench figure (f), cold start).
+  const [{ buildApp }, { DatabaseConnectError }, { ensureFirstAdmin }] = await Promise.all([
+    import('./app.js'),
+    import('./db/client.js'),
+    import('./modules/users/users.service.js'),
+    config.databaseUrl ? undefined : prepareEmbeddedDatabase(embeddedDatabaseDir(config.dataDir)),
+  ]);
   let app;
   try {
     app = await buildApp(config);
   } catch (error) {
-    if (error instanceof DatabaseConnectError || error instanceof SecretKeyFileError)
+    if (
+      error instanceof DatabaseConnectError ||
+      error instanceof SecretKeyFileError ||
+      error instanceof WrongServerSecretError
+    )
       fail(error.message);
     throw error;
   }
   // The embedded database's files, which PGlite makes 0666 whatever the umask.
-  if (!config.databaseUrl) await makeTreePrivate(path.join(config.dataDir, 'db'));
+  if (!config.databaseUrl) await makeTreePrivate(embeddedDatabaseDir(config.dataDir));
 
   // From now on `npm run backup` asks this process for snapshots of the embedded
   // database, and another server refuses to open it.
@@ -69,11 +79,12 @@ async function main(): Promise<void> {
       )
     : undefined;
 
-  // Each process with its own DATA_DIR/secret.key would hash and encrypt with its own key.
+  // Each process with its own DATA_DIR/secret.key has its own key: all but the first to
+  // start on the database would refuse to (checkServerSecret, lib/server-key.ts).
   // Info, not a warning: one process on PostgreSQL with its DATA_DIR is a sound setup.
   if (config.databaseUrl && !config.secretKey) {
     app.log.info(
-      'SECRET_KEY is not set, so this process uses the key in DATA_DIR/secret.key: every other Merit process on this database must use the same key (set SECRET_KEY on each), or passwords set through one will not work on the others',
+      'SECRET_KEY is not set, so this process uses the key in DATA_DIR/secret.key: every other Merit process on this database must use the same key (set SECRET_KEY on each to it), or it will refuse to start',
     );
   }
   const created = await ensureFirstAdmin(app.db, config.initialAdmin, app.keys.passwordPepper);

@@ -1,3 +1,4 @@
+import type { VirusScanner } from './lib/virus-scan.js';
 import type {
   FastifyBaseLogger,
   FastifyInstance,
@@ -31,6 +32,12 @@ export interface AuthUser {
   username: string;
   isAdmin: boolean;
   registrationComplete: boolean;
+  /**
+   * An admin who must turn on two-step verification before administering
+   * (ADMIN_TWO_FACTOR=required): `isAdmin` is then false, so they act as the user they
+   * otherwise are, and admin routes say why they are refused.
+   */
+  adminNeedsTwoFactor?: boolean;
   /** The id of the token this request came with, so logout can revoke exactly it. */
   tokenId: number;
   /** Their committee roles, read with the token: a read's rules need no second query. */
@@ -66,6 +73,8 @@ declare module 'fastify' {
     jobs: JobRunner;
     /** Where uploaded files' bytes live: DATA_DIR/files, or S3 (lib/file-storage.ts). */
     files: FileStorage;
+    /** The ClamAV daemon uploads are scanned by (CLAMD_URL); null when none is set. */
+    virusScanner: VirusScanner | null;
   }
   interface FastifyRequest {
     user: AuthUser | null;

@@ -1,10 +1,12 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { UNPACKING } from '../src/db/template.js';
 import { freshDatabase, testDatabaseKind } from './helpers.js';
 
 /**
@@ -134,6 +136,45 @@ describe('starting with bad configuration', () => {
     if ('SECRET_KEY' in env) expect(running.output()).not.toContain(env.SECRET_KEY);
   });
 
+  // Two processes in a row, each opening the database: generous time on a busy machine.
+  it(
+    'stops with one clear line, never the key, when SECRET_KEY is not the one the database was used with; so does create-admin',
+    { timeout: 90_000 },
+    async () => {
+      const place = await freshPlace();
+      const usedWith = randomBytes(32).toString('hex');
+      const other = randomBytes(32).toString('hex');
+      const admin = (key: string) =>
+        run(
+          entry.createAdmin,
+          ['--username', 'root', '--email', 'root@example.org', '--password', 'a long password'],
+          place,
+          { SECRET_KEY: key },
+        );
+      // The first use of the database with a key stores its check value.
+      const created = admin(usedWith);
+      expect(await created.exited, created.output()).toBe(0);
+
+      const message =
+        "SECRET_KEY is not the key this database was used with, so no password or two-step verification code stored in it could be checked. Set SECRET_KEY to the key this database was used with (if it ran without SECRET_KEY, the key in the secret.key of its DATA_DIR or of the backup of DATA_DIR); Merit cannot change a database's key.";
+      const running = run(entry.server, [], place, {
+        SECRET_KEY: other,
+        PORT: String(await freePort()),
+      });
+      expect(await running.exited, running.output()).toBe(1);
+      expect(running.output().trim().split('\n')).toEqual([`Merit cannot start: ${message}`]);
+      const reset = admin(other);
+      expect(await reset.exited, reset.output()).toBe(1);
+      expect(reset.output().trim()).toBe(`Error: ${message}`);
+      for (const output of [running.output(), reset.output()]) {
+        for (const key of [other, usedWith]) {
+          expect(output).not.toContain(key);
+          expect(output).not.toContain(Buffer.from(key, 'hex').toString('base64'));
+        }
+      }
+    },
+  );
+
   it('stops with a clear message when DATABASE_URL cannot be reached', async () => {
     const place = await freshPlace();
     const running = run(entry.server, [], place, {
@@ -208,6 +249,27 @@ describe('a running server', () => {
       expect(second.output()).not.toContain('password:');
       expect(second.output()).not.toContain('PUBLIC_URL');
       expect(second.output()).toContain('Merit is running at https://merit.example.org');
+    },
+  );
+});
+
+describe('a first start on the embedded database', () => {
+  it(
+    'puts the database in DATA_DIR/db, owner-only, and clears what a start killed while unpacking left',
+    { timeout: 90_000 },
+    async () => {
+      // The embedded database whichever database this run's other tests use.
+      const place: Place = { ...(await freshPlace()), databaseUrl: undefined };
+      const left = path.join(place.dataDir, `${UNPACKING}killed`);
+      await mkdir(path.join(left, 'base'), { recursive: true });
+      await writeFile(path.join(left, 'base', 'half'), 'half a database');
+      const server = await startServer(place);
+      expect((await stat(path.join(place.dataDir, 'db', 'PG_VERSION'))).mode & 0o777).toBe(0o600);
+      expect((await stat(path.join(place.dataDir, 'db', 'base'))).mode & 0o777).toBe(0o700);
+      expect((await readdir(place.dataDir)).filter((name) => name.startsWith(UNPACKING))).toEqual(
+        [],
+      );
+      await stop(server);
     },
   );
 });

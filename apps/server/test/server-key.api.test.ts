@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,16 +9,19 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/client.js';
+import { openDatabase, type Database } from '../src/db/client.js';
 import { appSecrets, users, userTwoFactor } from '../src/db/schema.js';
 import { PEPPERED_PREFIX, verifyPassword } from '../src/lib/passwords.js';
 import {
+  checkServerSecret,
   deriveServerKeys,
   parseSecretKey,
+  SECRET_CHECK_NAME,
   SECRET_KEY_FILE,
   secretFromFile,
   SecretKeyFileError,
   ServerSecret,
+  WrongServerSecretError,
 } from '../src/lib/server-key.js';
 import { hotp, encryptSecret, decryptSecret } from '../src/modules/auth/totp.js';
 import {
@@ -26,7 +29,13 @@ import {
   moveTwoFactorKeysToServerKey,
 } from '../src/modules/auth/two-factor.service.js';
 import { captureLog } from './log-capture.js';
-import { createTestApp, makeUser, TEST_PASSWORD, type TestContext } from './helpers.js';
+import {
+  createTestApp,
+  freshDatabase,
+  makeUser,
+  TEST_PASSWORD,
+  type TestContext,
+} from './helpers.js';
 
 /**
  * The server's secret outside the database (ASVS V2.4.5, V2.8.2): SECRET_KEY or
@@ -44,8 +53,11 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-/** Another app on the test's database, as another process (or a restart) with `env`. */
-async function anotherApp(env: Record<string, string>): Promise<App> {
+/** Another app on the test's database (or `database`), as another process (or a restart) with `env`. */
+async function anotherApp(
+  env: Record<string, string>,
+  database: Database = ctx.database,
+): Promise<App> {
   const app = await buildApp(
     loadConfig({
       LOG_LEVEL: 'silent',
@@ -56,7 +68,7 @@ async function anotherApp(env: Record<string, string>): Promise<App> {
       SESSION_IDLE_MINUTES: '43200',
       ...env,
     }),
-    { database: ctx.database, now: ctx.clock.now, logger: false },
+    { database, now: ctx.clock.now, logger: false },
   );
   onTestFinished(() => app.close());
   return app;
@@ -75,6 +87,20 @@ async function storedHash(userId: number): Promise<string> {
     .from(users)
     .where(eq(users.id, userId));
   return row!.hash!;
+}
+
+/** A DATA_DIR not made yet, removed when the test ends. */
+async function emptyDir() {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'merit-secret-'));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  return path.join(dir, 'data');
+}
+
+/** A database of the test's own, migrated and never used by an app yet, dropped when it ends. */
+async function newDatabase(): Promise<Database> {
+  const fresh = await freshDatabase();
+  onTestFinished(() => fresh.drop());
+  return fresh.database;
 }
 
 const argon2Options = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
@@ -124,12 +150,6 @@ describe('SECRET_KEY', () => {
 });
 
 describe('DATA_DIR/secret.key', () => {
-  async function emptyDir() {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'merit-secret-'));
-    onTestFinished(() => rm(dir, { recursive: true, force: true }));
-    return path.join(dir, 'data');
-  }
-
   it('is made once at random, owner-only (0600), and reused', async () => {
     const dataDir = await emptyDir();
     // Five at once, as processes starting together on one DATA_DIR: one key for all.
@@ -171,9 +191,11 @@ describe('DATA_DIR/secret.key', () => {
 
   it('serves an app without SECRET_KEY: a password set through one app logs in on another on the same DATA_DIR', async () => {
     const dataDir = await emptyDir();
-    const first = await anotherApp({ DATA_DIR: dataDir });
+    // A database of its own: the test's was used with SECRET_KEY.
+    const database = await newDatabase();
+    const first = await anotherApp({ DATA_DIR: dataDir }, database);
     const user = await makeUser(first);
-    const second = await anotherApp({ DATA_DIR: dataDir });
+    const second = await anotherApp({ DATA_DIR: dataDir }, database);
     expect((await login(second, user.username)).statusCode).toBe(200);
     expect((await stat(path.join(dataDir, SECRET_KEY_FILE))).mode & 0o777).toBe(0o600);
   });
@@ -226,12 +248,12 @@ describe('the password pepper (V2.4.5)', () => {
     expect(await storedHash(user.id)).toMatch(/^peppered:\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
   });
 
-  it('refuses the login when the server runs with another SECRET_KEY', async () => {
+  it('does not verify with the pepper of another secret, and the same secret again logs in', async () => {
     const user = await makeUser(ctx.app);
-    const other = await anotherApp({ SECRET_KEY: OTHER_SECRET_KEY });
-    const refused = await login(other, user.username);
-    expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toMatchObject({ code: 'invalid_credentials' });
+    const other = deriveServerKeys(parseSecretKey(OTHER_SECRET_KEY) as ServerSecret);
+    expect(
+      await verifyPassword(await storedHash(user.id), TEST_PASSWORD, other.passwordPepper),
+    ).toBe(false);
     // The same server secret again (another process set up alike): it logs in.
     const same = await anotherApp({ SECRET_KEY });
     expect((await login(same, user.username)).statusCode).toBe(200);
@@ -366,6 +388,189 @@ describe('the two-step keys (V2.8.2)', () => {
     const [row] = await storedKeys([user.id]);
     expect(row!.stored.startsWith('v2.')).toBe(true);
     expect(await databaseKeyRow()).toEqual([]);
+  });
+});
+
+describe('the check of the server secret (a start with another one stops)', () => {
+  const USED_WITH = ', so no password or two-step verification code stored in it could be checked.';
+  const wrongSecretKey = (because = '') =>
+    `SECRET_KEY is not the key this database was used with${because}${USED_WITH} Set SECRET_KEY to the key this database was used with (if it ran without SECRET_KEY, the key in the secret.key of its DATA_DIR or of the backup of DATA_DIR); Merit cannot change a database's key.`;
+
+  const storedCheck = async (db = ctx.app.db) =>
+    (
+      await db
+        .select({ value: appSecrets.value })
+        .from(appSecrets)
+        .where(eq(appSecrets.name, SECRET_CHECK_NAME))
+    ).map((row) => row.value);
+
+  /** Why buildApp refused to start, which it must have. */
+  async function refusal(start: Promise<unknown>): Promise<string> {
+    const error = await start.then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(WrongServerSecretError);
+    return (error as Error).message;
+  }
+
+  /** `text` shows the key in none of the ways it may be written. */
+  function expectNotShown(text: string, key: string) {
+    expect(text).not.toContain(key);
+    const bytes = Buffer.from(key, /^(?:[0-9a-fA-F]{2})+$/.test(key) ? 'hex' : 'base64');
+    expect(bytes.length).toBeGreaterThanOrEqual(32);
+    for (const encoding of ['hex', 'base64', 'base64url'] as const) {
+      expect(text).not.toContain(bytes.toString(encoding));
+    }
+  }
+
+  it('is stored at the first start: the HMAC of a label under a key of its own, neither the secret nor a key in use', async () => {
+    const [stored] = await storedCheck();
+    const secret = parseSecretKey(SECRET_KEY) as ServerSecret;
+    expect(stored).toBe(
+      createHmac('sha256', secret.derive('merit server secret check v1'))
+        .update('merit: the server secret this database was used with')
+        .digest('hex'),
+    );
+    expect(stored).toBe(ctx.app.keys.check);
+    const { passwordPepper, twoFactorKey } = ctx.app.keys;
+    for (const bytes of [Buffer.from(SECRET_KEY, 'hex'), passwordPepper, twoFactorKey]) {
+      expect(stored).not.toBe(bytes.toString('hex'));
+    }
+    expect(
+      logLines.some((line) => line.includes('stored the check value of the server secret')),
+    ).toBe(true);
+  });
+
+  it('stops a start with another SECRET_KEY with one line that says what to do, never the key', async () => {
+    const user = await makeUser(ctx.app);
+    const message = await refusal(anotherApp({ SECRET_KEY: OTHER_SECRET_KEY }));
+    expect(message).toBe(wrongSecretKey());
+    expect(message).not.toContain('\n');
+    expectNotShown(message, OTHER_SECRET_KEY);
+    expectNotShown(message, SECRET_KEY);
+    // Nothing changed; the key the database was used with starts and logs in.
+    expect(await storedCheck()).toEqual([ctx.app.keys.check]);
+    const same = await anotherApp({ SECRET_KEY });
+    expect((await login(same, user.username)).statusCode).toBe(200);
+  });
+
+  it('stops a start whose DATA_DIR/secret.key is not the database’s (restored without it), naming the file; the file put back starts', async () => {
+    const user = await makeUser(ctx.app);
+    const dataDir = await emptyDir();
+    const file = path.join(dataDir, SECRET_KEY_FILE);
+    // No SECRET_KEY and no secret.key: this start makes a new key, not the database's.
+    const message = await refusal(anotherApp({ DATA_DIR: dataDir }));
+    expect(message).toBe(
+      `The server secret in ${file} is not the one this database was used with${USED_WITH} Put back the secret.key from the backup of DATA_DIR taken with this database, or set SECRET_KEY to the key this database was used with; Merit cannot change a database's key.`,
+    );
+    expectNotShown(message, (await readFile(file, 'utf8')).trim());
+    // The key the database was used with, put back in the file (as a restore of DATA_DIR does).
+    await writeFile(file, `${SECRET_KEY}\n`, { mode: 0o600 });
+    const restored = await anotherApp({ DATA_DIR: dataDir });
+    expect((await login(restored, user.username)).statusCode).toBe(200);
+  });
+
+  /**
+   * A database used with SECRET_KEY by a version from before the check: no check value, a
+   * two-step key under the server key and one still under the key the database held.
+   */
+  async function databaseFromBefore() {
+    const database = await newDatabase();
+    const first = await anotherApp({ SECRET_KEY }, database);
+    const user = await makeUser(first);
+    const v2User = await makeUser(first);
+    const secrets = { v2: randomBytes(20), v1: randomBytes(20) };
+    const databaseKey = randomBytes(32);
+    await first.db.insert(userTwoFactor).values([
+      {
+        userId: v2User.id,
+        secretEncrypted: encryptSecret(first.keys.twoFactorKey, secrets.v2),
+        createdAt: ctx.clock.now(),
+        enabledAt: ctx.clock.now(),
+        lastStep: null,
+      },
+      // One still under the key the database held: a wrong secret must not move it.
+      {
+        userId: user.id,
+        secretEncrypted: encryptSecret(databaseKey, secrets.v1, 'v1'),
+        createdAt: ctx.clock.now(),
+        enabledAt: ctx.clock.now(),
+        lastStep: null,
+      },
+    ]);
+    await first.db
+      .insert(appSecrets)
+      .values({ name: DATABASE_KEY_NAME, value: databaseKey.toString('hex') });
+    await first.db.delete(appSecrets).where(eq(appSecrets.name, SECRET_CHECK_NAME));
+    expect(await storedCheck(first.db)).toEqual([]);
+    return { database, db: first.db, user, secrets };
+  }
+
+  it('is stored by the first start on a database from before it, and checked from then on', async () => {
+    const { database, db, user } = await databaseFromBefore();
+    const restarted = await anotherApp({ SECRET_KEY }, database);
+    expect(await storedCheck(db)).toEqual([restarted.keys.check]);
+    expect((await login(restarted, user.username)).statusCode).toBe(200);
+    expect(await refusal(anotherApp({ SECRET_KEY: OTHER_SECRET_KEY }, database))).toBe(
+      wrongSecretKey(),
+    );
+  });
+
+  it('refuses a database from before it when none of its two-step keys decrypts with the secret, and changes nothing', async () => {
+    const { database, db, user, secrets } = await databaseFromBefore();
+    const before = await db.select().from(userTwoFactor).orderBy(userTwoFactor.userId);
+    expect(await refusal(anotherApp({ SECRET_KEY: OTHER_SECRET_KEY }, database))).toBe(
+      wrongSecretKey(' (none of its two-step verification keys decrypts with it)'),
+    );
+    // No check value of the wrong secret, and the old key still under the database's key.
+    expect(await storedCheck(db)).toEqual([]);
+    expect(await db.select().from(userTwoFactor).orderBy(userTwoFactor.userId)).toEqual(before);
+    expect(
+      await db.select().from(appSecrets).where(eq(appSecrets.name, DATABASE_KEY_NAME)),
+    ).toHaveLength(1);
+
+    // The right secret starts, stores its check value and moves the old key under it.
+    const right = await anotherApp({ SECRET_KEY }, database);
+    expect(await storedCheck(db)).toEqual([right.keys.check]);
+    const [moved] = await db
+      .select({ stored: userTwoFactor.secretEncrypted })
+      .from(userTwoFactor)
+      .where(eq(userTwoFactor.userId, user.id));
+    expect(decryptSecret(right.keys.twoFactorKey, moved!.stored).equals(secrets.v1)).toBe(true);
+  });
+
+  it('is stored once when two processes start together: with one secret both go on, with two only one', async () => {
+    const config = (key: string) => ({
+      secretKey: parseSecretKey(key) as ServerSecret,
+      dataDir: ctx.dataDir,
+    });
+    const keysOf = (key: string) => deriveServerKeys(config(key).secretKey);
+    for (const pair of [
+      [SECRET_KEY, SECRET_KEY],
+      [SECRET_KEY, OTHER_SECRET_KEY],
+    ]) {
+      const fresh = await freshDatabase();
+      onTestFinished(() => fresh.drop());
+      // On PostgreSQL a second pool, as a second process has; PGlite is one connection.
+      const second = fresh.url
+        ? await openDatabase({ kind: 'postgres', url: fresh.url })
+        : fresh.database;
+      onTestFinished(async () => {
+        if (second !== fresh.database) await second.close();
+      });
+      const results = await Promise.allSettled(
+        [fresh.database, second].map((database, i) =>
+          checkServerSecret(database.db, keysOf(pair[i]!), config(pair[i]!)),
+        ),
+      );
+      const started = results.flatMap((r, i) => (r.status === 'fulfilled' ? [pair[i]!] : []));
+      const stopped = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+      expect(started).toHaveLength(pair[0] === pair[1] ? 2 : 1);
+      expect(stopped).toHaveLength(pair[0] === pair[1] ? 0 : 1);
+      for (const reason of stopped) expect(reason).toBeInstanceOf(WrongServerSecretError);
+      expect(await storedCheck(fresh.database.db)).toEqual([keysOf(started[0]!).check]);
+    }
   });
 });
 

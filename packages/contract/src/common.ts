@@ -34,6 +34,11 @@ export const errorCodes = {
   registrationIncomplete: 'registration_incomplete',
   /** A body or a file larger than its route takes; the message says the limit. */
   payloadTooLarge: 'payload_too_large',
+  /**
+   * An admin route, for an admin who must turn on two-step verification before
+   * administering (ADMIN_TWO_FACTOR=required).
+   */
+  adminTwoFactorRequired: 'admin_two_factor_required',
 } as const;
 
 export const healthResponse = z.object({ status: z.literal('ok') });

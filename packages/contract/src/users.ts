@@ -46,6 +46,11 @@ export const userDetails = z
       readForms: z.boolean(),
       lookUpUsers: z.boolean(),
       review: z.boolean(),
+      /**
+       * The admin screens and an admin's reach everywhere: false for a non-admin, and for
+       * an admin who must turn on two-step verification first (ADMIN_TWO_FACTOR=required).
+       */
+      administer: z.boolean(),
     }),
   })
   .meta({ id: 'UserDetails' });

@@ -1,6 +1,11 @@
 import { MIN_PASSWORD_LENGTH } from '@merit/domain';
 import { parseArgs } from 'node:util';
-import { serverKeysFor } from '../lib/server-key.js';
+import {
+  checkServerSecret,
+  SecretKeyFileError,
+  serverKeysFor,
+  WrongServerSecretError,
+} from '../lib/server-key.js';
 import { upsertAdmin } from '../modules/users/users.service.js';
 import { openConfiguredDatabase } from './shared.js';
 
@@ -38,8 +43,10 @@ if (problems.length > 0) {
 
 const { config, database } = await openConfiguredDatabase();
 try {
-  // The password is hashed with the pepper of the server's secret, as the server's own are.
+  // The password is hashed with the pepper of the server's secret, as the server's own are:
+  // with another secret than the database's, the server would not accept it.
   const keys = await serverKeysFor(config);
+  await checkServerSecret(database.db, keys, config);
   const { user, created } = await upsertAdmin(
     database.db,
     { username: username!, email: email!, password: password! },
@@ -50,6 +57,11 @@ try {
       ? `Created administrator "${user.username}".`
       : `Reset administrator "${user.username}": new password and email set, account verified and active.`,
   );
+} catch (error) {
+  if (!(error instanceof WrongServerSecretError || error instanceof SecretKeyFileError))
+    throw error;
+  console.error(`Error: ${error.message}`);
+  process.exitCode = 1;
 } finally {
   await database.close();
 }

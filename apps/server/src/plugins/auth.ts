@@ -2,6 +2,7 @@ import { errorCodes } from '@merit/contract';
 import { messages } from '@merit/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden, HttpError, notAuthenticated } from '../lib/http-errors.js';
+import { administrationOfUser, adminTwoFactorRequired } from '../modules/auth/admin-two-factor.js';
 import { logSecurityEvent } from '../modules/auth/security-log.js';
 import { authenticateKey } from '../modules/auth/tokens.js';
 import { clientKey } from '../lib/client-address.js';
@@ -33,10 +34,22 @@ export async function admit(
   access: RouteAccess,
 ): Promise<void> {
   if (key) request.user = await authenticateKey(scope.db, key, scope.config.session, scope.now());
+  if (request.user?.isAdmin) {
+    const administration = await administrationOfUser(
+      scope.db,
+      scope.config.adminTwoFactor,
+      request.user,
+    );
+    // Until they turn on two-step verification, the admin flag gives them nothing: not
+    // the admin routes, and not an admin's standing as chair and member everywhere.
+    if (administration === 'needs-two-factor')
+      request.user = { ...request.user, isAdmin: false, adminNeedsTwoFactor: true };
+  }
   if (access === 'public') return;
   if (!request.user) throw notAuthenticated(messages.notAuthenticated);
   if (access !== 'registering' && !request.user.registrationComplete)
     throw new HttpError(403, errorCodes.registrationIncomplete, registrationIncompleteMessage);
+  if (access === 'admin' && request.user.adminNeedsTwoFactor) throw adminTwoFactorRequired();
   if (access === 'admin' && !request.user.isAdmin) throw forbidden(messages.noPermission);
 }
 

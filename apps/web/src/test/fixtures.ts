@@ -31,6 +31,7 @@ export function makeUser(overrides: Partial<UserDetails> = {}): UserDetails {
       readForms: chair,
       lookUpUsers: chair,
       review: isAdmin || current.length > 0,
+      administer: isAdmin,
     },
     ...overrides,
   };

@@ -197,6 +197,7 @@ export const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
           work.tx,
           await completeRegistration(work, request.body, app.config.privacyNoticeUrl !== undefined),
           work.now,
+          app.config.adminTwoFactor,
         ),
       ),
   );

@@ -51,7 +51,7 @@ export const userAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       app.read(request, async ({ tx, now }) => {
         const user = await findUserById(tx, request.params.id);
         if (!user) throw notFound(userNotFound);
-        return presentAdminUser(tx, user, now);
+        return presentAdminUser(tx, user, now, app.config.adminTwoFactor);
       }),
   );
 
@@ -81,6 +81,7 @@ export const userAdminRoutes: FastifyPluginAsyncZod = async (app) => {
           work.tx,
           await updateAccountFlags(work, request.params.id, request.body),
           work.now,
+          app.config.adminTwoFactor,
         ),
       ),
   );

@@ -5,7 +5,12 @@ import type {
   UserAdminUpdate,
   UserSummary,
 } from '@merit/contract';
-import { isDeletedAccountEmail, leavesNoActiveAdmin, userAdminMessages } from '@merit/domain';
+import {
+  isDeletedAccountEmail,
+  leavesNoActiveAdmin,
+  userAdminMessages,
+  type AdminTwoFactorSetting,
+} from '@merit/domain';
 import { and, count, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { users } from '../../db/schema.js';
@@ -76,8 +81,9 @@ export async function presentAdminUser(
   db: Tx,
   user: UserRow,
   now: Date,
+  adminTwoFactor: AdminTwoFactorSetting,
 ): Promise<AdminUserDetails> {
-  return { ...(await userDetailsOf(db, user, now)), is_active: user.isActive };
+  return { ...(await userDetailsOf(db, user, now, adminTwoFactor)), is_active: user.isActive };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { UserDetails } from '@merit/contract';
+import { administrationOf, type AdminTwoFactorSetting } from '@merit/domain';
 import type { Tx } from '../../db/client.js';
 import { pendingEmail } from '../accounts/accounts.service.js';
 import { twoFactorEnabled } from '../auth/two-factor.service.js';
@@ -7,13 +8,25 @@ import { rolesOfUser } from '../roles/roles.service.js';
 import { presentUserDetails } from './users.presenter.js';
 import type { UserRow } from './users.service.js';
 
-/** The User of spec section 3 for `user`: details, roles, and what they may do. */
-export async function userDetailsOf(tx: Tx, user: UserRow, now: Date): Promise<UserDetails> {
+/**
+ * The User of spec section 3 for `user`: details, roles, and what they may do, with the
+ * server's ADMIN_TWO_FACTOR setting (`app.config.adminTwoFactor`).
+ */
+export async function userDetailsOf(
+  tx: Tx,
+  user: UserRow,
+  now: Date,
+  adminTwoFactor: AdminTwoFactorSetting,
+): Promise<UserDetails> {
   const [roles, pending, federated, twoFactor] = await Promise.all([
     rolesOfUser(tx, user.id),
     pendingEmail(tx, user, now),
     hasIdentity(tx, user.id),
     twoFactorEnabled(tx, user.id),
   ]);
-  return presentUserDetails(user, roles, pending, federated, twoFactor, now);
+  const administration = administrationOf(
+    { isAdmin: user.isAdmin, hasPassword: user.passwordHash !== null, twoFactorEnabled: twoFactor },
+    adminTwoFactor,
+  );
+  return presentUserDetails(user, roles, pending, federated, twoFactor, administration, now);
 }

@@ -2,6 +2,7 @@ import type { UserDetails, UserRole } from '@merit/contract';
 import {
   abilitiesOf,
   globalPolicy,
+  type Administration,
   isRoleCurrent,
   type CommitteeRoleName,
   type Gender,
@@ -39,8 +40,11 @@ export function presentUserDetails(
   pendingEmail: string | null,
   hasFederatedLogin: boolean,
   hasTwoFactor: boolean,
+  administration: Administration,
   now: Date,
 ): UserDetails {
+  // An admin who must turn on two-step verification first has no admin's reach until then
+  // (the auth hook treats them so too): the abilities say what the server would allow.
   return {
     id: user.id,
     username: user.username,
@@ -59,15 +63,18 @@ export function presentUserDetails(
     has_federated_login: hasFederatedLogin,
     has_two_factor: hasTwoFactor,
     roles: roles.map((r) => presentRole(r, now)),
-    abilities: abilitiesOf(
-      globalPolicy,
-      {
-        id: user.id,
-        isAdmin: user.isAdmin,
-        roles: roles.map((r) => ({ ...r, role: r.role as CommitteeRoleName })),
-      },
-      null,
-      now,
-    ),
+    abilities: {
+      ...abilitiesOf(
+        globalPolicy,
+        {
+          id: user.id,
+          isAdmin: administration === 'allowed',
+          roles: roles.map((r) => ({ ...r, role: r.role as CommitteeRoleName })),
+        },
+        null,
+        now,
+      ),
+      administer: administration === 'allowed',
+    },
   };
 }

@@ -28,7 +28,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       app.read(request, async ({ tx, actor, now }) =>
-        userDetailsOf(tx, await loadSelf(tx, actor.id), now),
+        userDetailsOf(tx, await loadSelf(tx, actor.id), now, app.config.adminTwoFactor),
       ),
   );
 
@@ -51,6 +51,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
           work.tx,
           (await findUserById(work.tx, user.id))!,
           work.now,
+          app.config.adminTwoFactor,
         );
         return { details: saved, newEmail: asked };
       });

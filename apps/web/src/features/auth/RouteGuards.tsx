@@ -6,6 +6,7 @@ import { getLastEndReason } from '../../api/session';
 import { AccessDeniedView } from '../../components/AccessDeniedView';
 import { ErrorView } from '../../components/ErrorView';
 import { LoadingView } from '../../components/LoadingView';
+import { AdminTwoFactorView } from './AdminTwoFactorView';
 import { loginPath, safeNext } from './safe-next';
 import {
   CurrentUserContext,
@@ -54,7 +55,8 @@ export function RequireSession({ children }: GuardProps) {
 
 /**
  * Spec section 2, access rules: an incomplete registration must be completed first;
- * admin areas show an access-denied view to everyone else.
+ * admin areas show an access-denied view to everyone else, and the way to two-step
+ * verification to an admin who must turn it on first (ADMIN_TWO_FACTOR=required).
  */
 export function RequireArea({ area, children }: GuardProps & { area: 'member' | 'admin' }) {
   const user = useCurrentUser();
@@ -62,6 +64,7 @@ export function RequireArea({ area, children }: GuardProps & { area: 'member' | 
   if (access === 'complete-registration')
     return <Navigate to={COMPLETE_REGISTRATION_PATH} replace />;
   if (access === 'denied') return <AccessDeniedView />;
+  if (access === 'needs-two-factor') return <AdminTwoFactorView />;
   return children ?? <Outlet />;
 }
 

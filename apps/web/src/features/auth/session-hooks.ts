@@ -34,10 +34,11 @@ export function useCurrentUser(): UserDetails {
   return user;
 }
 
-export function toActor(user: UserDetails): Actor {
+export function toActor(user: UserDetails): Actor & { mayAdminister: boolean } {
   return {
     id: user.id,
     isAdmin: user.is_admin,
     registrationComplete: user.registration_complete,
+    mayAdminister: user.abilities.administer,
   };
 }

@@ -18,7 +18,8 @@ export const isAnyMember = (user: UserDetails) => user.abilities.review;
  * role arrives with `current` decided there.
  */
 export function chairedCommittees(user: UserDetails): { id: number; name: string }[] | null {
-  if (user.is_admin) return null;
+  // An admin who must turn on two-step verification first chooses like the user they are.
+  if (user.abilities.administer) return null;
   const chaired = new Map<number, string>();
   for (const role of user.roles)
     if (role.current && role.role === 'CHAIR') chaired.set(role.committeeId, role.committeeName);
