@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm test`: every suite, in order, stopping at the first that fails.
+ *   0. node scripts/ensure-clamav.mjs: ClamAV's daemon, which the virus scan tests run
  *   1. vitest run: unit, component and API tests (API tests on PGlite, and on
  *      PostgreSQL too when TEST_DATABASE_URL is set)
  *   2. node scripts/ensure-built.mjs: the compiled server, and the web app and manual it serves
@@ -29,6 +30,11 @@ if (process.env.CI && !process.env.TEST_DATABASE_URL) {
 }
 
 const steps = [
+  {
+    name: "ClamAV's daemon for the virus scan tests",
+    command: process.execPath,
+    args: ['scripts/ensure-clamav.mjs'],
+  },
   {
     name: 'unit and API tests (vitest)',
     command: join(ROOT, 'node_modules', '.bin', 'vitest'),

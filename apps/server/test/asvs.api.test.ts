@@ -27,6 +27,7 @@ import {
 } from './helpers.js';
 import { lastMailTo, outbox, parseMail, type ReadMail } from './mail.js';
 import { makeProposalCall, makeProposalForms } from './proposal-fixtures.js';
+import { multipartBody } from './upload-fixtures.js';
 
 /**
  * OWASP ASVS 4.0.3 requirements (levels 1 and 2) that the product meets and no other
@@ -672,18 +673,6 @@ async function pdfOf(lines: string[]): Promise<Buffer> {
   return Buffer.from(await doc.save());
 }
 
-/** A multipart body as the spec's upload endpoints take it. */
-async function multipart(fields: Record<string, string>, file: { name: string; bytes: Buffer }) {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  form.append('file', new Blob([new Uint8Array(file.bytes)]), file.name);
-  const encoded = new Response(form);
-  return {
-    payload: Buffer.from(await encoded.arrayBuffer()),
-    headers: { 'content-type': encoded.headers.get('content-type')! },
-  };
-}
-
 /** A new author's draft in a new open call whose one form has two PDF fields. */
 async function draftWithPdfFields() {
   const form = await makeForm(ctx.app, (await makeFormName(ctx.app, { type: 0 })).id, {
@@ -732,7 +721,7 @@ describe('V12.1.1 the proposal extract merges a bounded amount of uploaded PDFs'
       ['cv', 'cv.pdf', cv],
       ['letter', 'letter.pdf', letter],
     ] as const) {
-      const body = await multipart(
+      const body = await multipartBody(
         { proposal: String(proposal.id), field, form: String(formId), token: key },
         { name, bytes },
       );
@@ -1041,7 +1030,7 @@ describe('V12.1.3 a proposal holds a limited number of files', () => {
       ctx.app.inject({
         method: 'POST',
         url: '/api/v1/proposal_file/',
-        ...(await multipart(
+        ...(await multipartBody(
           { proposal: String(proposal.id), token: key },
           { name, bytes: Buffer.from('notes') },
         )),

@@ -24,6 +24,7 @@ import {
   type TestContext,
 } from './helpers.js';
 import { makeProposalCall, makeProposalForms, type ProposalForms } from './proposal-fixtures.js';
+import { multipartBody, sendTusBytes, startTusUpload, tusHeaders } from './upload-fixtures.js';
 
 /**
  * Files of proposals (issue 12) on a real database and real disk: resumable tus uploads,
@@ -96,37 +97,11 @@ async function pdfSaying(text: string): Promise<Buffer> {
   return Buffer.from(await doc.save());
 }
 
-const metadata = (fields: Record<string, string | number>) =>
-  Object.entries(fields)
-    .map(([k, v]) => `${k} ${Buffer.from(String(v)).toString('base64')}`)
-    .join(',');
-
-const tus = (headers: Record<string, string>) => ({ ...headers, 'tus-resumable': '1.0.0' });
-
-/** Starts a tus upload; the upload's path, or the refusal. */
-async function createUpload(who: Person, size: number, fields: Record<string, string | number>) {
-  return ctx.app.inject({
-    method: 'POST',
-    url: '/api/v1/uploads/',
-    headers: tus({
-      ...who.headers,
-      'upload-length': String(size),
-      'upload-metadata': metadata(fields),
-    }),
-  });
-}
-
+const tus = tusHeaders;
+const createUpload = (who: Person, size: number, fields: Record<string, string | number>) =>
+  startTusUpload(ctx.app, who.headers, size, fields);
 const patch = (who: Person, location: string, offset: number, bytes: Buffer) =>
-  ctx.app.inject({
-    method: 'PATCH',
-    url: location,
-    headers: tus({
-      ...who.headers,
-      'upload-offset': String(offset),
-      'content-type': 'application/offset+octet-stream',
-    }),
-    payload: bytes,
-  });
+  sendTusBytes(ctx.app, who.headers, location, offset, bytes);
 
 async function filesOf(who: Person, proposalId: number): Promise<ProposalFile[]> {
   const res = await who.call('GET', `/proposal_files/${proposalId}/`);
@@ -143,17 +118,7 @@ async function download(who: Person, fileId: number) {
 /** The stored files on disk (DATA_DIR/files), by storage key. */
 const storedKeys = async () => readdir(path.join(ctx.dataDir, 'files')).catch(() => [] as string[]);
 
-/** Multipart form data as the spec's client sends it. */
-async function multipart(fields: Record<string, string>, file?: { name: string; bytes: Buffer }) {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  if (file) form.append('file', new Blob([new Uint8Array(file.bytes)]), file.name);
-  const encoded = new Response(form);
-  return {
-    payload: Buffer.from(await encoded.arrayBuffer()),
-    headers: { 'content-type': encoded.headers.get('content-type')! },
-  };
-}
+const multipart = multipartBody;
 
 describe('resumable uploads (tus)', () => {
   it('takes a file in two parts, resumed after a stop, and keeps the exact bytes', async () => {

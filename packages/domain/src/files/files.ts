@@ -23,6 +23,12 @@ export const fileMessages = {
   notFound: 'There is no such file on this proposal.',
   fieldNotInForm: 'This form has no file field of that name.',
   ticketInvalid: 'This download link has expired or was already used. Download the file again.',
+  /** The virus scanner (CLAMD_URL) found something: the name of what it found follows the colon. */
+  infected: (found: string) =>
+    `This file was not stored: the virus scanner found something harmful in it (${found}).`,
+  /** The virus scanner did not answer: the file is not taken unscanned. */
+  scannerUnavailable:
+    'Files cannot be checked for viruses right now, so this one was not stored. Try again in a few minutes.',
 } as const;
 
 /** Bytes as people read them: 25 MB, 512 KB, 900 bytes (1024-based, as file sizes usually are). */

@@ -28,6 +28,7 @@ import { DELETE_STORED_FILES_JOB, type DeleteStoredFiles } from '../../lib/file-
 import { HttpError, invalid, notAuthenticated, notFound } from '../../lib/http-errors.js';
 import type { ReadWork } from '../../lib/work.js';
 import { admit, tokenKeyFrom } from '../../plugins/auth.js';
+import { administrationOfUser } from '../auth/admin-two-factor.js';
 import { NON_FIELD } from '../../plugins/errors.js';
 import { unstorableTextMessage, unstorableTextPaths } from '../../plugins/input-guard.js';
 import {
@@ -204,7 +205,9 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
             .where(eq(users.id, userId))
         : [];
       if (!user?.isActive) throw notFound(fileMessages.ticketInvalid);
-      return app.writeAs(user, fn);
+      // The admin flag counts as the auth hook counts it (ADMIN_TWO_FACTOR).
+      const administration = await administrationOfUser(app.db, app.config.adminTwoFactor, user);
+      return app.writeAs({ id: user.id, isAdmin: administration === 'allowed' }, fn);
     }
     if (!request.user) throw notAuthenticated(messages.notAuthenticated);
     await admit(app, request, null, 'user');
@@ -322,6 +325,7 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
     );
     return storeUpload(
       app,
+      request.log,
       request.user!,
       {
         ...target,

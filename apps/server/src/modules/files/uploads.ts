@@ -4,12 +4,14 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { errorCodes, type ErrorBody } from '@merit/contract';
-import { MAX_UPLOAD_BYTES } from '@merit/domain';
+import { fileMessages, MAX_UPLOAD_BYTES } from '@merit/domain';
 import { FileStore } from '@tus/file-store';
 import { Server, type Upload } from '@tus/server';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, invalid, notFound } from '../../lib/http-errors.js';
+import { ScannerUnavailableError } from '../../lib/virus-scan.js';
 import type { App, AuthUser } from '../../types.js';
+import { logSecurityEvent } from '../auth/security-log.js';
 import { checkUpload, recordUpload, tooLarge, type StoredUpload } from './files.service.js';
 import type { FileRow } from './files.queries.js';
 
@@ -102,20 +104,55 @@ async function headOf(file: string): Promise<Uint8Array> {
 const newStorageKey = () => randomBytes(24).toString('base64url');
 
 /**
+ * Refuses a file the virus scanner (CLAMD_URL) finds something in, and any file while the
+ * scanner gives no verdict: nothing unscanned is stored. Without a scanner, takes all.
+ */
+async function scanUpload(
+  app: App,
+  log: FastifyBaseLogger,
+  user: Pick<AuthUser, 'id'>,
+  upload: Pick<StoredUpload, 'proposalId'>,
+  bytes: Readable | Buffer,
+): Promise<void> {
+  if (!app.virusScanner) return;
+  let result;
+  try {
+    result = await app.virusScanner.scan(bytes);
+  } catch (error) {
+    if (!(error instanceof ScannerUnavailableError)) throw error;
+    log.error({ err: error }, 'the virus scanner gave no verdict, so the upload was refused');
+    throw new HttpError(503, errorCodes.unavailable, fileMessages.scannerUnavailable);
+  }
+  if (!result.clean) {
+    logSecurityEvent(log, 'file.infected', {
+      userId: user.id,
+      proposalId: upload.proposalId,
+      signature: result.signature,
+    });
+    const message = fileMessages.infected(result.signature);
+    throw invalid({ file: [message] }, message);
+  }
+}
+
+/**
  * Stores a finished file's bytes and records it on its proposal as `user`, all or
- * nothing: the bytes are written first, so a row never names bytes that are not there,
- * and forgotten again when the proposal refuses them (submitted meanwhile, not a PDF).
- * Used by the tus endpoint and by the spec's multipart endpoints alike.
+ * nothing: the bytes are scanned for malware (when a scanner is set) and then written
+ * before the row, so a row never names bytes that are not there, and forgotten again
+ * when the proposal refuses them (submitted meanwhile, not a PDF). Used by the tus
+ * endpoint (`bytes` in its file) and by the spec's multipart endpoints alike.
  */
 export async function storeUpload(
   app: App,
+  log: FastifyBaseLogger,
   user: Pick<AuthUser, 'id' | 'isAdmin'>,
   upload: Omit<StoredUpload, 'storageKey'>,
-  bytes: Readable | Buffer,
+  bytes: Buffer | { file: string },
   head: Uint8Array,
 ): Promise<FileRow> {
+  const read = () => (Buffer.isBuffer(bytes) ? bytes : createReadStream(bytes.file));
+  await scanUpload(app, log, user, upload, read());
   const storageKey = newStorageKey();
-  await app.files.write(storageKey, bytes);
+  await app.files.write(storageKey, read());
   try {
     return await app.writeAs(user, (work) =>
       recordUpload(work, { ...upload, storageKey }, head, app.config.uploadQuotaBytes),
@@ -162,12 +199,14 @@ function envelopeOf(status: number, text: string): ErrorBody {
  */
 export function createUploads(app: App) {
   const directory = path.join(app.config.dataDir, 'uploads');
-  const callers = new WeakMap<Request, AuthUser>();
-  const callerOf = (req: Request) => {
-    const user = callers.get(req);
-    if (!user) throw new Error('A tus request reached its hooks without a caller.');
-    return user;
+  // Each tus request's API request: its caller, and its log (with the request's id).
+  const requests = new WeakMap<Request, FastifyRequest>();
+  const requestOf = (req: Request) => {
+    const request = requests.get(req);
+    if (!request?.user) throw new Error('A tus request reached its hooks without a caller.');
+    return { user: request.user, log: request.log };
   };
+  const callerOf = (req: Request) => requestOf(req).user;
   const datastore = new FileStore({
     directory,
     expirationPeriodInMilliseconds: ABANDONED_AFTER_MS,
@@ -200,14 +239,15 @@ export function createUploads(app: App) {
       return { metadata: { ...upload.metadata, userId: String(user.id) } };
     },
     async onUploadFinish(req, upload) {
-      const user = callerOf(req);
+      const { user, log } = requestOf(req);
       const file = path.join(directory, upload.id);
       try {
         await storeUpload(
           app,
+          log,
           user,
           { ...targetOf(upload), size: upload.size ?? upload.offset, uploadId: upload.id },
-          createReadStream(file),
+          { file },
           await headOf(file),
         );
       } catch (error) {
@@ -252,7 +292,7 @@ export function createUploads(app: App) {
       body: carriesBytes && request.body === undefined ? Readable.toWeb(request.raw) : undefined,
       duplex: 'half',
     } as RequestInit);
-    callers.set(req, request.user!);
+    requests.set(req, request);
     const res = await tus.handleWeb(req);
     for (const [name, value] of res.headers) {
       // Fastify sets these itself for the body it sends.
