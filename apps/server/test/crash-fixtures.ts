@@ -234,6 +234,18 @@ export async function seedAuthors(
 }
 
 /** A JSON request with an author's token; rejects when the connection fails. */
+/**
+ * Runs one request, and names it when it fails without an answer (a connection cut, a body
+ * that does not decode): fetch's own error says only "terminated" or "fetch failed".
+ */
+export async function named<T>(request: string, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    throw new Error(`${request}: ${String(error)}`, { cause: error });
+  }
+}
+
 export async function api(
   url: string,
   key: string,
@@ -241,15 +253,17 @@ export async function api(
   route: string,
   body?: unknown,
 ): Promise<{ status: number; json: unknown }> {
-  const res = await fetch(`${url}/api/v1${route}`, {
-    method,
-    headers: {
-      authorization: `Token ${key}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
+  const { res, text } = await named(`${method} ${route}`, async () => {
+    const res = await fetch(`${url}/api/v1${route}`, {
+      method,
+      headers: {
+        authorization: `Token ${key}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { res, text: await res.text() };
   });
-  const text = await res.text();
   let json: unknown = text;
   try {
     json = JSON.parse(text);

@@ -9,6 +9,7 @@ import {
   api,
   ensureServerBuilt,
   freshPlace,
+  named,
   seedAuthors,
   seededRandom,
   startServer,
@@ -222,16 +223,21 @@ async function attachFile(url: string, key: string, proposalId: number, bytes: B
   form.append('proposal', String(proposalId));
   form.append('token', key);
   form.append('file', new Blob([new Uint8Array(bytes)]), 'data.bin');
-  const res = await fetch(`${url}/api/v1/proposal_file/`, { method: 'POST', body: form });
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+  return named('POST /proposal_file/', async () => {
+    const res = await fetch(`${url}/api/v1/proposal_file/`, { method: 'POST', body: form });
+    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+  });
 }
 
 async function downloadFile(url: string, key: string, fileId: number): Promise<Buffer> {
   const ticket = await api(url, key, 'POST', '/download_tickets/', { fileId });
   expect(ticket.status, JSON.stringify(ticket.json)).toBe(200);
-  const res = await fetch(`${url}${(ticket.json as { url: string }).url}`);
-  expect(res.status).toBe(200);
-  return Buffer.from(await res.arrayBuffer());
+  const { status, bytes } = await named('GET the download', async () => {
+    const res = await fetch(`${url}${(ticket.json as { url: string }).url}`);
+    return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()) };
+  });
+  expect(status).toBe(200);
+  return bytes;
 }
 
 /** The error envelope: a detail a person can read, and a code. */
