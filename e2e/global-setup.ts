@@ -50,12 +50,16 @@ export async function setUpServer(targets: readonly BuildTarget[]): Promise<() =
   mkdirSync(dirname(SERVER_LOG), { recursive: true });
   const log = createWriteStream(SERVER_LOG);
   // The port is chosen first so that PUBLIC_URL, which the links in mails start
-  // with, is this server's own address and not the default http://localhost:<port>.
+  // with, is this server's own address. By the name `localhost`, which reaches the
+  // 127.0.0.1 it listens on: WebAuthn refuses an IP address as the relying party's id
+  // ("This is an invalid domain"), and the security keys journey needs one. The
+  // journeys' baseURL is the same origin, so a mailed link opens where they logged in.
   const port = await findFreePort();
+  const origin = `http://localhost:${port}`;
   const server = await startServer({
     port,
     env: {
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      PUBLIC_URL: origin,
       // Mail goes to <DATA_DIR>/outbox, never to a server a developer's shell names.
       SMTP_URL: undefined,
       INITIAL_ADMIN_USERNAME: INITIAL_ADMIN.username,
@@ -66,11 +70,11 @@ export async function setUpServer(targets: readonly BuildTarget[]): Promise<() =
     onLog: (line) => log.write(`${line}\n`),
   });
   console.log(
-    `e2e: server ready at ${server.url} in ${Math.round(server.startupMs)} ms ` +
+    `e2e: server ready at ${origin} in ${Math.round(server.startupMs)} ms ` +
       `(its log: ${SERVER_LOG})`,
   );
 
-  process.env[E2E_ENV.baseUrl] = server.url;
+  process.env[E2E_ENV.baseUrl] = origin;
   process.env[E2E_ENV.adminUsername] = INITIAL_ADMIN.username;
   process.env[E2E_ENV.adminEmail] = INITIAL_ADMIN.email;
   process.env[E2E_ENV.adminPassword] = INITIAL_ADMIN.password;

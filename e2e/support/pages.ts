@@ -57,6 +57,12 @@ export async function logInAs(page: Page, user: Credentials): Promise<void> {
   await dismissNotification(page, 'Logged in.');
 }
 
+/** Logs out through the user menu, and waits for the login page. */
+export async function logOut(page: Page, username: string): Promise<void> {
+  await chooseFromUserMenu(page, username, 'Logout');
+  await expect(page).toHaveURL(/\/auth\/login/);
+}
+
 /** Opens the Manage menu of the page (a call's, a proposal's) and returns it. */
 export async function openManageMenu(page: Page): Promise<Locator> {
   await page.getByRole('button', { name: 'Manage', exact: true }).click();
