@@ -15,6 +15,7 @@ import type { Config } from './config.js';
 import { configuredDatabase, openDatabase, type Database } from './db/client.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { twoFactorRoutes } from './modules/auth/two-factor.routes.js';
+import { securityKeysRoutes } from './modules/auth/security-keys.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { registerAuth } from './plugins/auth.js';
@@ -23,6 +24,7 @@ import { registerInputGuard } from './plugins/input-guard.js';
 import { createResponseSerializer } from './plugins/serializer.js';
 import { createJobRunner } from './lib/jobs.js';
 import { registerAlerts } from './lib/alerts.js';
+import { createRetention, RETENTION_EVERY_MS } from './lib/retention.js';
 import { loggerOptions } from './lib/log-options.js';
 import { registerUnitOfWork } from './lib/work.js';
 import { registerWeb } from './plugins/web.js';
@@ -42,7 +44,8 @@ import { proposalsRoutes } from './modules/proposals/proposals.routes.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.js';
 import { storageFor } from './lib/file-storage.js';
-import { serverKeysFor } from './lib/server-key.js';
+import { clamdScanner, describeClamd } from './lib/virus-scan.js';
+import { checkServerSecret, serverKeysFor } from './lib/server-key.js';
 import { moveTwoFactorKeysToServerKey } from './modules/auth/two-factor.service.js';
 import type { App, RegisteredRoute } from './types.js';
 
@@ -61,6 +64,11 @@ export interface BuildOptions {
    * only on close and when asked (tests).
    */
   alertFlushMs?: number;
+  /**
+   * How often each process deletes data past its retention period (lib/retention.ts),
+   * besides once at start; 0 for only at start and when asked (tests).
+   */
+  retentionEveryMs?: number;
   /** Check every response against its zod schema too (tests): see plugins/serializer.ts. */
   validateResponses?: boolean;
   logger?: FastifyServerOptions['logger'];
@@ -132,6 +140,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     });
     app.decorate('jobs', jobs);
     app.decorate('files', storageFor(config));
+    app.decorate('virusScanner', config.clamd ? clamdScanner(config.clamd) : null);
     // A notice to a deleted account's stand-in address (a decision on a proposal it
     // submitted) has nobody to reach: dropped, rather than retried against a domain
     // that never takes mail.
@@ -142,6 +151,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.addHook('preClose', () => jobs.stop());
     registerUnitOfWork(app);
     registerAlerts(app, options.alertFlushMs ?? 5_000);
+    const retention = createRetention({
+      db: database.db,
+      now: () => app.now(),
+      log: app.log,
+      settings: config.retention,
+      session: config.session,
+      everyMs: options.retentionEveryMs ?? RETENTION_EVERY_MS,
+    });
+    app.decorate('retention', retention);
+    app.addHook('preClose', () => retention.stop());
     app.decorateRequest('user', null);
     // Every route with its body schema, for the tests that go through all of them: the
     // authorization table (each one has a decided access rule) and the bad-input test.
@@ -165,6 +184,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (ownsDatabase) app.addHook('onClose', () => database.close());
 
     await database.migrate();
+    // Before the keys touch anything: a wrong secret would move the two-step keys under it.
+    if ((await checkServerSecret(database.db, app.keys, config)) === 'stored') {
+      app.log.info('stored the check value of the server secret this database is used with');
+    }
     const moved = await moveTwoFactorKeysToServerKey(database.db, app.keys);
     if (moved) {
       app.log.info(
@@ -224,6 +247,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         await api.register(healthRoutes);
         await api.register(authRoutes);
         await api.register(twoFactorRoutes);
+        await api.register(securityKeysRoutes);
         await api.register(accountsRoutes);
         await api.register(accountDeletionRoutes);
         await api.register(oidcRoutes);
@@ -242,7 +266,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     );
     await registerWeb(app);
     await app.ready();
+    // Uploads wait for clamd: say at start when it is not there, not only at the first upload.
+    const scanner = app.virusScanner;
+    if (scanner) {
+      void scanner.ping().then((answers) => {
+        if (!answers)
+          app.log.warn(
+            `CLAMD_URL is set, but clamd does not answer at ${describeClamd(scanner.address)}: uploads are refused until it does`,
+          );
+      });
+    }
     jobs.start();
+    retention.start();
   } catch (error) {
     await app.close().catch(() => {});
     if (ownsDatabase) await database.close().catch(() => {});

@@ -21,6 +21,8 @@ export const twoFactorRequiredResponse = z.object({
   twoFactorRequired: z.literal(true),
   /** Opaque; works once, for 5 minutes and at most 5 wrong codes. */
   ticket: z.string(),
+  /** Whether the account has security keys, which POST /auth/login/security-key/ takes instead of a code. */
+  securityKeys: z.boolean(),
 });
 export type TwoFactorRequiredResponse = z.infer<typeof twoFactorRequiredResponse>;
 export const loginAnswer = z.union([loginResponse, twoFactorRequiredResponse]);
@@ -41,6 +43,8 @@ export const twoFactorStatus = z.object({
   enabled: z.boolean(),
   enabledAt: dateTime.nullable(),
   recoveryCodesLeft: z.number().int(),
+  /** How many security keys the account has (GET /auth/security-keys/ lists them). */
+  securityKeys: z.number().int(),
 });
 export type TwoFactorStatus = z.infer<typeof twoFactorStatus>;
 
@@ -66,6 +70,94 @@ export const twoFactorDisableRequest = z.object({
   code: typedCode,
 });
 export type TwoFactorDisableRequest = z.infer<typeof twoFactorDisableRequest>;
+
+// --- Security keys (WebAuthn) ---------------------------------------------------------------
+
+/** Binary values as WebAuthn's JSON carries them: base64url, bounded. */
+const base64url = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[A-Za-z0-9_-]*$/, 'Expected base64url.');
+/** Extensions' results: none is used, so only the one browsers commonly send is kept. */
+const clientExtensionResults = z
+  .object({ credProps: z.object({ rk: z.boolean().optional() }).optional() })
+  .optional();
+
+/** A key's answer when it is added: the browser's PublicKeyCredential, as JSON (WebAuthn Level 3). */
+export const securityKeyRegistration = z.object({
+  id: base64url(1400).min(1),
+  rawId: base64url(1400).min(1),
+  type: z.literal('public-key'),
+  response: z.object({
+    clientDataJSON: base64url(4096),
+    attestationObject: base64url(32768),
+    transports: z.array(z.string().max(32)).max(10).optional(),
+    publicKeyAlgorithm: z.number().int().optional(),
+    publicKey: base64url(4096).optional(),
+    authenticatorData: base64url(16384).optional(),
+  }),
+  clientExtensionResults,
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+});
+export type SecurityKeyRegistration = z.infer<typeof securityKeyRegistration>;
+
+/** A key's answer at a login: the browser's PublicKeyCredential (an assertion), as JSON. */
+export const securityKeyAssertion = z.object({
+  id: base64url(1400).min(1),
+  rawId: base64url(1400).min(1),
+  type: z.literal('public-key'),
+  response: z.object({
+    clientDataJSON: base64url(4096),
+    authenticatorData: base64url(16384),
+    signature: base64url(4096),
+    userHandle: base64url(1024).optional(),
+  }),
+  clientExtensionResults,
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+});
+export type SecurityKeyAssertion = z.infer<typeof securityKeyAssertion>;
+
+/**
+ * What the browser passes to the key (navigator.credentials.create or .get), as the
+ * server made it: WebAuthn's options JSON, with a fresh challenge that works once.
+ */
+export const securityKeyOptions = z.object({
+  options: z.looseObject({ challenge: z.string() }),
+});
+export type SecurityKeyOptions = z.infer<typeof securityKeyOptions>;
+
+/** POST /auth/security-keys/options/: the current password, before a key is added. */
+export const securityKeyOptionsRequest = z.object({ password: z.string().min(1).max(1000) });
+export type SecurityKeyOptionsRequest = z.infer<typeof securityKeyOptionsRequest>;
+
+/** POST /auth/security-keys/: the new key's name and its answer to the options' challenge. */
+export const securityKeyAddRequest = z.object({
+  name: z.string().trim().min(1).max(64),
+  credential: securityKeyRegistration,
+});
+export type SecurityKeyAddRequest = z.infer<typeof securityKeyAddRequest>;
+
+/** One of the account's security keys. */
+export const securityKey = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  createdAt: dateTime,
+  lastUsedAt: dateTime.nullable(),
+});
+export type SecurityKey = z.infer<typeof securityKey>;
+export const securityKeyList = z.array(securityKey);
+
+/** POST /auth/login/security-key/options/: the ticket of the login's first step. */
+export const securityKeyLoginOptionsRequest = z.object({ ticket: z.string().min(1).max(100) });
+export type SecurityKeyLoginOptionsRequest = z.infer<typeof securityKeyLoginOptionsRequest>;
+
+/** POST /auth/login/security-key/: the ticket and the key's answer; the answer is `{ key }`. */
+export const securityKeyLoginRequest = z.object({
+  ticket: z.string().min(1).max(100),
+  credential: securityKeyAssertion,
+});
+export type SecurityKeyLoginRequest = z.infer<typeof securityKeyLoginRequest>;
 
 export const detailResponse = z.object({ detail: z.string() });
 
@@ -102,7 +194,7 @@ export const sessionInfo = z.object({
   createdAt: dateTime,
   lastUsedAt: dateTime,
   client: z.string(),
-  method: z.enum(['password', 'password_totp', 'federated']).nullable(),
+  method: z.enum(['password', 'password_totp', 'password_webauthn', 'federated']).nullable(),
   /** The session this request was sent with. */
   current: z.boolean(),
 });

@@ -48,7 +48,13 @@ describe('contract schemas', () => {
       has_federated_login: false,
       has_two_factor: false,
       roles: [],
-      abilities: { createCall: false, readForms: false, lookUpUsers: false, review: false },
+      abilities: {
+        createCall: false,
+        readForms: false,
+        lookUpUsers: false,
+        review: false,
+        administer: false,
+      },
     };
     expect(userDetails.safeParse(user).success).toBe(false);
     expect(userDetails.safeParse({ ...user, gender: 'FEMALE' }).success).toBe(true);

@@ -56,9 +56,15 @@ export function tokenNeedsTouch(token: TokenTimes, now: Date): boolean {
 
 /**
  * How a session was signed in to, as its token records it: `password_totp` is a password
- * and a two-step verification code (or a recovery code).
+ * and a two-step verification code (or a recovery code), `password_webauthn` a password and
+ * a security key.
  */
-export const LOGIN_METHODS = ['password', 'password_totp', 'federated'] as const;
+export const LOGIN_METHODS = [
+  'password',
+  'password_totp',
+  'password_webauthn',
+  'federated',
+] as const;
 export type LoginMethod = (typeof LOGIN_METHODS)[number];
 
 /** The most characters of a User-Agent header a token keeps (real ones are 100–300). */

@@ -18,4 +18,6 @@ export * from './reviews/index.js';
 export * from './resources/index.js';
 export * from './exports/index.js';
 export * from './two-factor.js';
+export * from './admin-two-factor.js';
 export * from './account-deletion.js';
+export * from './security-keys.js';

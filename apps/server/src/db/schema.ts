@@ -1,7 +1,10 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
+  bigint,
   boolean,
   check,
+  customType,
   doublePrecision,
   index,
   integer,
@@ -74,8 +77,8 @@ export const authTokens = pgTable(
      * list names the browser and system from it. Null for tokens issued before it was kept.
      */
     userAgent: varchar('user_agent', { length: 512 }),
-    /** `password` or `federated` (LoginMethod); null when not known. */
-    loginMethod: varchar('login_method', { length: 16 }),
+    /** How the login was made (LoginMethod: `password`, `password_totp`, ...); null when not known. */
+    loginMethod: varchar('login_method', { length: 32 }),
   },
   (t) => [
     uniqueIndex('auth_tokens_key_hash_idx').on(t.keyHash),
@@ -315,6 +318,13 @@ export const forms = pgTable(
 );
 
 /**
+ * The save hash of a Save All batch's audit row (`changes.hash.after`), as
+ * `audit_log_entity_batch_idx` indexes it and `addToAuditBatch` looks it up: the two must be
+ * the same expression for PostgreSQL to use the index.
+ */
+export const auditBatchHash = (changes: AnyPgColumn) => sql`(${changes} -> 'hash' -> 'after')`;
+
+/**
  * Who changed what, written in the same transaction as the change (lib/audit.ts).
  * `changes` holds each changed field with its value before and after, capped in size.
  */
@@ -335,7 +345,8 @@ export const auditLog = pgTable(
       .notNull(),
   },
   (t) => [
-    index('audit_log_entity_idx').on(t.entityType, t.entityId),
+    // An entity's rows, and among them a Save All batch's row by its hash (`addToAuditBatch`).
+    index('audit_log_entity_batch_idx').on(t.entityType, t.entityId, auditBatchHash(t.changes)),
     index('audit_log_at_idx').on(t.at),
     index('audit_log_actor_idx').on(t.actorId),
   ],
@@ -719,4 +730,79 @@ export const twoFactorTickets = pgTable(
     failures: integer('failures').notNull().default(0),
   },
   (t) => [index('two_factor_tickets_expires_idx').on(t.expiresAt)],
+);
+
+/** Raw bytes (PostgreSQL bytea), read and written as a Uint8Array. */
+const bytea = customType<{ data: Uint8Array<ArrayBuffer>; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  // PGlite and node-postgres both hand back a Buffer (a Uint8Array); a copy detaches it
+  // from the driver's pool of memory.
+  fromDriver: (value) => new Uint8Array(value),
+  // node-postgres sends a Buffer as bytea; a plain Uint8Array it may not.
+  toDriver: (value) => Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+});
+
+/**
+ * A security key (WebAuthn, ASVS V2.3.2) a user added as a second way to take the second
+ * step of a password login (modules/auth/security-keys.service.ts). `credentialId` is the
+ * key's credential id (base64url), `publicKey` its COSE public key, `counter` the signature
+ * counter it last gave (a counter that does not go forward is refused: a cloned key).
+ */
+export const securityKeys = pgTable(
+  'security_keys',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    credentialId: varchar('credential_id', { length: 1400 }).notNull(),
+    publicKey: bytea('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    /** What the browser said the key connects by (usb, nfc, ble, ...), passed back as a hint. */
+    transports: text('transports')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    name: varchar('name', { length: 64 }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('security_keys_credential_id_idx').on(t.credentialId),
+    index('security_keys_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * A request to a security key waiting for the key's answer: single use, for
+ * SECURITY_KEY_CHALLENGE_TTL_MS. `register` challenges are bound to the user (one at a
+ * time), `login` ones to the ticket of the login's second step (one per ticket, and gone
+ * with the ticket).
+ */
+export const securityKeyChallenges = pgTable(
+  'security_key_challenges',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: varchar('purpose', { length: 16 }).notNull(),
+    ticketHash: varchar('ticket_hash', { length: 64 }).references(
+      () => twoFactorTickets.ticketHash,
+      { onDelete: 'cascade' },
+    ),
+    challenge: varchar('challenge', { length: 128 }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('security_key_challenges_register_idx')
+      .on(t.userId)
+      .where(sql`${t.purpose} = 'register'`),
+    uniqueIndex('security_key_challenges_ticket_idx').on(t.ticketHash),
+    index('security_key_challenges_expires_idx').on(t.expiresAt),
+    check(
+      'security_key_challenges_purpose_check',
+      sql`(${t.purpose} = 'register' and ${t.ticketHash} is null) or (${t.purpose} = 'login' and ${t.ticketHash} is not null)`,
+    ),
+  ],
 );

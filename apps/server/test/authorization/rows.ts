@@ -1,5 +1,10 @@
 import { desc, eq } from 'drizzle-orm';
-import { authTokens, proposalCollaborators, proposalResponses } from '../../src/db/schema.js';
+import {
+  authTokens,
+  proposalCollaborators,
+  proposalResponses,
+  securityKeys,
+} from '../../src/db/schema.js';
 import { issueToken } from '../../src/modules/auth/tokens.js';
 import { addExtension } from '../../src/modules/calls/calls.service.js';
 import { makeForm, makeFormName, simpleSchema } from '../admin-fixtures.js';
@@ -49,6 +54,35 @@ export interface Row {
   /** Its answers are PDFs whose text is searched too (not only their bytes). */
   pdf?: boolean;
 }
+
+/**
+ * The id of a new security key of `userId` (put straight in the table: adding one through
+ * the API needs two-step verification on and a key's answer), or of no key for a caller
+ * without an account.
+ */
+async function newSecurityKeyOf(w: World, userId: number | null): Promise<number> {
+  if (userId === null) return 1;
+  const [row] = await w.ctx.app.db
+    .insert(securityKeys)
+    .values({
+      userId,
+      credentialId: `credential-${unique()}`,
+      publicKey: new Uint8Array(8),
+      name: 'Table key',
+      createdAt: w.ctx.app.now(),
+    })
+    .returning({ id: securityKeys.id });
+  return row!.id;
+}
+
+/** A key's answer in the shape the routes take (base64url fields); no key made it. */
+const keyAnswer = (response: Record<string, string>) => ({
+  id: 'AAAA',
+  rawId: 'AAAA',
+  type: 'public-key',
+  response: { clientDataJSON: 'e30', ...response },
+  clientExtensionResults: {},
+});
 
 /** A multipart form with one small file, as the spec's upload endpoints take it. */
 async function multipartRequest(fields: Record<string, string>): Promise<Request> {
@@ -235,6 +269,53 @@ export const table: Row[] = [
     route: 'POST /api/v1/auth/two-factor/disable/',
     request: () => ({ payload: { password: 'wrong password', code: '123456' } }),
     expect: loggedIn(400),
+  },
+  // Security keys (beyond the spec): only one's own, as the second step's other routes.
+  { route: 'GET /api/v1/auth/security-keys/', expect: loggedIn(200) },
+  {
+    // Callers have no password, so asking to add a key is refused as bad input.
+    route: 'POST /api/v1/auth/security-keys/options/',
+    request: () => ({ payload: { password: 'wrong password' } }),
+    expect: loggedIn(400),
+  },
+  {
+    // Two-step verification is off for every caller: no key can be added.
+    route: 'POST /api/v1/auth/security-keys/',
+    request: () => ({
+      payload: { name: 'Key', credential: keyAnswer({ attestationObject: 'oA' }) },
+    }),
+    expect: loggedIn(409),
+  },
+  {
+    route: 'DELETE /api/v1/auth/security-keys/:keyId/',
+    note: "one of the caller's own keys",
+    request: async (w, caller) => ({ params: { keyId: await newSecurityKeyOf(w, caller.id) } }),
+    expect: loggedIn(204),
+  },
+  {
+    // Someone else's key is not found, for an admin too.
+    route: 'DELETE /api/v1/auth/security-keys/:keyId/',
+    note: "another user's key",
+    request: async (w) => ({
+      params: { keyId: await newSecurityKeyOf(w, (await newUser(w)).id) },
+    }),
+    expect: loggedIn(404),
+  },
+  {
+    // A ticket no login made is refused for anyone, as for a code.
+    route: 'POST /api/v1/auth/login/security-key/options/',
+    request: () => ({ payload: { ticket: `no-ticket-${unique()}` } }),
+    expect: everyone(400),
+  },
+  {
+    route: 'POST /api/v1/auth/login/security-key/',
+    request: () => ({
+      payload: {
+        ticket: `no-ticket-${unique()}`,
+        credential: keyAnswer({ authenticatorData: 'AA', signature: 'AA' }),
+      },
+    }),
+    expect: everyone(400),
   },
   { route: 'GET /api/v1/user_details/', expect: registering(200) },
   {

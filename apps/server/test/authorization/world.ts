@@ -20,6 +20,7 @@ import {
   giveRole,
   makeCommittee,
   TEST_PASSWORD,
+  type TestAppOptions,
   type TestContext,
 } from '../helpers.js';
 import { proposalTypeOf } from '../proposal-fixtures.js';
@@ -366,8 +367,8 @@ export async function newFile(w: World, caller: Caller) {
  * a call of the other committee, and in each a submitted proposal and a draft with their secrets, so every
  * list has something to leak.
  */
-export async function createWorld(): Promise<World> {
-  const ctx = await createTestApp();
+export async function createWorld(options: TestAppOptions = {}): Promise<World> {
+  const ctx = await createTestApp(options);
   const { app } = ctx;
   const committee = await makeCommittee(app);
   const otherCommittee = await makeCommittee(app);

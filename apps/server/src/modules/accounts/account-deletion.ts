@@ -24,6 +24,8 @@ import {
   proposalReviewers,
   proposals,
   reviews,
+  securityKeyChallenges,
+  securityKeys,
   twoFactorRecoveryCodes,
   twoFactorTickets,
   userIdentities,
@@ -176,10 +178,12 @@ export async function deleteAccount(
     .where(eq(proposals.lockHolderId, userId));
 
   // Logging in and being reached: sessions, federated logins, two-step keys and codes,
-  // pending links and tickets of every kind.
+  // security keys, pending links, tickets and requests of every kind.
   for (const [table, column] of [
     [authTokens, authTokens.userId],
     [userIdentities, userIdentities.userId],
+    [securityKeyChallenges, securityKeyChallenges.userId],
+    [securityKeys, securityKeys.userId],
     [twoFactorRecoveryCodes, twoFactorRecoveryCodes.userId],
     [twoFactorTickets, twoFactorTickets.userId],
     [userTwoFactor, userTwoFactor.userId],

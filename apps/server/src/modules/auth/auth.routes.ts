@@ -26,6 +26,7 @@ import {
   revokeToken,
   type SessionRow,
 } from './tokens.js';
+import { countSecurityKeys } from './security-keys.service.js';
 import { issueTicket, twoFactorEnabled } from './two-factor.service.js';
 
 /** One row of the session list; the token's own key and digest never leave the server. */
@@ -52,7 +53,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Log in with username and password; returns a token key',
         description:
           'After a few attempts for one username, each further attempt needs `captcha`, a solved challenge of GET /auth/captcha/ (400 `captcha_required` without it); after more from one address, that address waits (429 with Retry-After). ' +
-          'Beyond the spec: for an account with two-step verification on, the right password answers `{ twoFactorRequired: true, ticket }` instead of `{ key }`; POST /auth/login/two-factor/ takes the ticket and a code and answers `{ key }`. Accounts without it get exactly `{ key }`.',
+          'Beyond the spec: for an account with two-step verification on, the right password answers `{ twoFactorRequired: true, ticket, securityKeys }` instead of `{ key }`; POST /auth/login/two-factor/ takes the ticket and a code and answers `{ key }`, and, when `securityKeys` is true, POST /auth/login/security-key/ takes the ticket and a security key’s answer instead. Accounts without it get exactly `{ key }`.',
         body: loginRequest,
         response: { 200: loginAnswer, 400: errorBody, 429: errorBody },
       },
@@ -85,7 +86,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         if (await twoFactorEnabled(app.db, user.id)) {
           // The attempts stay counted until the code is right too (two-factor.routes.ts).
           const ticket = await issueTicket(app.db, user.id, now);
-          return { twoFactorRequired: true as const, ticket };
+          const securityKeys = (await countSecurityKeys(app.db, user.id)) > 0;
+          return { twoFactorRequired: true as const, ticket, securityKeys };
         }
         await clearLoginAttempts(app.db, attempt);
         const key = await issueToken(app.db, user.id, now, {

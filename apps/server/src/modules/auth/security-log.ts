@@ -25,6 +25,17 @@ export type SecurityEvent =
   | 'two_factor.recovery_code_used'
   /** A login's second step offered an authenticator code already used: refused, the holder mailed. */
   | 'two_factor.replayed'
+  /**
+   * A security key (WebAuthn) added or removed (`keyId`); `reason` `two_factor_disabled`
+   * when it went because two-step verification was turned off.
+   */
+  | 'security_key.added'
+  | 'security_key.removed'
+  /**
+   * A login's second step got an answer the key signed whose signature counter did not go
+   * forward (`keyId`): refused, as the key may have been copied.
+   */
+  | 'security_key.counter_rejected'
   /** A new password set from a reset link. */
   | 'password.reset'
   /** The user asked for a new address; it changes once the link mailed to it is followed. */
@@ -38,12 +49,22 @@ export type SecurityEvent =
    */
   | 'review.read'
   /**
+   * The virus scanner found `signature` in a file `userId` uploaded to `proposalId`; the
+   * file was refused and not stored (ASVS V12.4.2).
+   */
+  | 'file.infected'
+  /**
    * An abnormal rate of one `kind` of event (lib/alerts.ts, ASVS V8.1.4): its `count` in
    * the `window` (ISO start/end) that passed the threshold; the administrators are mailed.
    */
   | 'alert.raised';
 
-const FAILURES = new Set<SecurityEvent>(['login.failed', 'access.refused']);
+const FAILURES = new Set<SecurityEvent>([
+  'login.failed',
+  'access.refused',
+  'file.infected',
+  'security_key.counter_rejected',
+]);
 const ALARMS = new Set<SecurityEvent>(['alert.raised']);
 
 /**
@@ -59,9 +80,11 @@ export function logSecurityEvent(
     userId: number | null;
     reason?: string;
     statusCode?: number;
-    /** How a login was made (`password`, `federated`). */
+    /** How a login was made (LoginMethod: `password`, `password_totp`, `password_webauthn`, `federated`). */
     method?: string;
     sessionId?: number;
+    /** A security key's row id (security_key.* events). */
+    keyId?: number;
     /** For `review.read`: see reviews/review-reads.ts. */
     kind?: string;
     callId?: number;
@@ -71,6 +94,8 @@ export function logSecurityEvent(
     /** For `alert.raised`: see lib/alerts.ts. */
     count?: number;
     window?: string;
+    /** For `file.infected`: the name of what the scanner found. */
+    signature?: string;
   },
 ): void {
   const entry = { securityEvent: event, ...fields };

@@ -10,6 +10,8 @@ export function twoFactorChangedMail(
   name: string,
   resetLink: string,
   change: 'on' | 'off',
+  /** For `off`: how many security keys went with it. */
+  securityKeysRemoved = 0,
 ): Mail {
   return linkMail({
     to,
@@ -22,6 +24,13 @@ export function twoFactorChangedMail(
       change === 'on'
         ? 'Two-step verification was just turned on for your Merit account: logging in with your password now also asks for a code from an authenticator app.'
         : 'Two-step verification was just turned off for your Merit account: your password alone now logs in.',
+      ...(change === 'off' && securityKeysRemoved > 0
+        ? [
+            securityKeysRemoved === 1
+              ? 'Your security key was removed with it: it no longer logs in.'
+              : `Your ${securityKeysRemoved} security keys were removed with it: they no longer log in.`,
+          ]
+        : []),
       'If this was you, there is nothing to do.',
     ],
     action: 'If it was not you, choose a new password now',

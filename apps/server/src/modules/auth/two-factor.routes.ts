@@ -13,29 +13,21 @@ import {
 } from '@merit/contract';
 import { twoFactorMessages } from '@merit/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { clientKey } from '../../lib/client-address.js';
 import { enqueueMail } from '../../lib/mail-job.js';
-import { admitSecondStepAttempt, clearLoginAttempts } from '../../lib/login-throttle.js';
-import { badRequest, HttpError } from '../../lib/http-errors.js';
-import { findUserById, loadSelf } from '../users/users.service.js';
+import { badRequest } from '../../lib/http-errors.js';
+import { loadSelf } from '../users/users.service.js';
 import type { UserRow } from '../users/users.service.js';
+import { takeSecondStep } from './second-step.js';
 import { logSecurityEvent } from './security-log.js';
 import { twoFactorChangedMail, twoFactorReplayedMail } from './two-factor.mails.js';
-import { issueToken } from './tokens.js';
 import {
   checkSecondFactor,
   secondFactorAccepted,
   confirmSetup,
-  countTicketFailure,
   disableTwoFactor,
-  spendTicket,
   startSetup,
-  ticketUser,
   twoFactorStatusOf,
 } from './two-factor.service.js';
-
-const ticketExpired = () =>
-  badRequest(twoFactorMessages.ticketExpired, undefined, errorCodes.twoFactorExpired);
 
 /**
  * Two-step verification with an authenticator app (TOTP, RFC 6238), beyond the spec and
@@ -49,10 +41,17 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
     work: Parameters<typeof enqueueMail>[0],
     user: UserRow,
     change: 'on' | 'off',
+    securityKeysRemoved = 0,
   ) =>
     enqueueMail(
       work,
-      twoFactorChangedMail(user.email, user.firstName || user.username, resetLink, change),
+      twoFactorChangedMail(
+        user.email,
+        user.firstName || user.username,
+        resetLink,
+        change,
+        securityKeysRemoved,
+      ),
     );
 
   app.post(
@@ -70,55 +69,29 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { ticket, code } = request.body;
-      const now = app.now();
-      let userId: number | null = null;
-      try {
-        userId = await ticketUser(app.db, ticket, now);
-        const user = userId === null ? undefined : await findUserById(app.db, userId);
-        if (!user || !user.isActive) throw ticketExpired();
-        const attempt = { username: user.username, address: clientKey(request.ip) };
-        // Counted before the code is checked, as the password is (login-throttle.ts).
-        await admitSecondStepAttempt(app.db, attempt, now);
-        const outcome = await app.writeAnonymous(async (work) => {
-          const { tx } = work;
-          // Locked, so one ticket cannot be spent twice by two requests at once.
-          if ((await ticketUser(tx, ticket, now)) !== user.id) return { expired: true } as const;
-          const used = await checkSecondFactor(tx, user.id, code, now, app.keys);
-          if (!secondFactorAccepted(used)) {
-            await countTicketFailure(tx, ticket);
-            if (used === 'replayed') {
-              // Queued in this transaction, which commits: the refusal is thrown after it.
-              await enqueueMail(
-                work,
-                twoFactorReplayedMail(user.email, user.firstName || user.username, resetLink),
-              );
-            }
-            return { used: null, replayed: used === 'replayed' };
+      return takeSecondStep(app, request, ticket, 'password_totp', {
+        async check(work, user) {
+          const used = await checkSecondFactor(work.tx, user.id, code, work.now, app.keys);
+          if (secondFactorAccepted(used)) return { ok: true, used };
+          if (used === 'replayed') {
+            // Queued in the ticket's transaction, which commits: the refusal comes after it.
+            await enqueueMail(
+              work,
+              twoFactorReplayedMail(user.email, user.firstName || user.username, resetLink),
+            );
           }
-          await spendTicket(tx, ticket);
-          const key = await issueToken(tx, user.id, now, {
-            method: 'password_totp',
-            userAgent: request.headers['user-agent'],
-          });
-          return { used, key };
-        });
-        if ('expired' in outcome) throw ticketExpired();
-        if (!outcome.used) {
-          if (outcome.replayed) logSecurityEvent(request.log, 'two_factor.replayed', { userId });
-          throw badRequest(twoFactorMessages.wrongCode, undefined, errorCodes.twoFactor);
-        }
-        await clearLoginAttempts(app.db, attempt);
-        if (outcome.used === 'recovery') {
-          logSecurityEvent(request.log, 'two_factor.recovery_code_used', { userId });
-        }
-        logSecurityEvent(request.log, 'login.succeeded', { userId, method: 'password_totp' });
-        return { key: outcome.key! };
-      } catch (error) {
-        const reason = error instanceof HttpError ? error.code : 'error';
-        logSecurityEvent(request.log, 'login.failed', { userId, reason });
-        app.alerts.record('login_failed');
-        throw error;
-      }
+          return { ok: false, replayed: used === 'replayed' };
+        },
+        refused({ replayed }, userId) {
+          if (replayed) logSecurityEvent(request.log, 'two_factor.replayed', { userId });
+          return badRequest(twoFactorMessages.wrongCode, undefined, errorCodes.twoFactor);
+        },
+        accepted({ used }, userId) {
+          if (used === 'recovery')
+            logSecurityEvent(request.log, 'two_factor.recovery_code_used', { userId });
+          return {};
+        },
+      });
     },
   );
 
@@ -128,7 +101,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary:
-          'Whether two-step verification is on for you, and how many recovery codes are left',
+          'Whether two-step verification is on for you, how many recovery codes are left, and how many security keys you have',
         response: { 200: twoFactorStatus, 401: errorBody },
       },
     },
@@ -188,22 +161,29 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Turn off two-step verification: needs your password and a code',
-        description: '`code` is a code of the app or an unused recovery code.',
+        description:
+          '`code` is a code of the app or an unused recovery code. Your security keys are removed too: their way back in, the recovery codes, goes.',
         body: twoFactorDisableRequest,
         response: { 204: noContent, 400: errorBody, 401: errorBody, 409: errorBody },
       },
     },
     async (request, reply) => {
       const userId = request.user!.id;
-      const used = await app.write(request, async (work) => {
+      const { used, securityKeysRemoved } = await app.write(request, async (work) => {
         const user = await loadSelf(work.tx, work.actor.id);
-        const how = await disableTwoFactor(work.tx, user, request.body, work.now, app.keys);
-        await noticeChange(work, user, 'off');
-        return how;
+        const off = await disableTwoFactor(work.tx, user, request.body, work.now, app.keys);
+        await noticeChange(work, user, 'off', off.securityKeysRemoved.length);
+        return off;
       });
       if (used === 'recovery')
         logSecurityEvent(request.log, 'two_factor.recovery_code_used', { userId });
       logSecurityEvent(request.log, 'two_factor.disabled', { userId, method: used });
+      for (const keyId of securityKeysRemoved)
+        logSecurityEvent(request.log, 'security_key.removed', {
+          userId,
+          keyId,
+          reason: 'two_factor_disabled',
+        });
       return reply.code(204).send(null);
     },
   );

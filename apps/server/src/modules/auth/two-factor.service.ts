@@ -14,11 +14,13 @@ import {
   TWO_FACTOR_TICKET_TTL_MS,
   twoFactorMessages,
 } from '@merit/domain';
-import { and, eq, gt, isNull, like, lt, notExists, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, like, lt, notExists, sql } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import type { Tx } from '../../db/client.js';
 import {
   appSecrets,
+  securityKeyChallenges,
+  securityKeys,
   twoFactorRecoveryCodes,
   twoFactorTickets,
   userTwoFactor,
@@ -162,18 +164,28 @@ export async function twoFactorStatusOf(db: Tx, userId: number): Promise<TwoFact
           and(eq(twoFactorRecoveryCodes.userId, userId), isNull(twoFactorRecoveryCodes.usedAt)),
         )
     : [];
+  const [keys] = await db
+    .select({ n: count() })
+    .from(securityKeys)
+    .where(eq(securityKeys.userId, userId));
   return {
     enabled: Boolean(row?.enabledAt),
     enabledAt: row?.enabledAt?.toISOString() ?? null,
     recoveryCodesLeft: codes.length,
+    securityKeys: keys?.n ?? 0,
   };
 }
 
 /**
  * The current password again before anything about the second step changes (ASVS V2.8.x:
  * whoever walks up to an open session must not be able to take over the second factor).
+ * Adding a security key asks for it too (security-keys.service.ts).
  */
-async function requirePassword(user: UserRow, password: string, keys: ServerKeys): Promise<void> {
+export async function requirePassword(
+  user: UserRow,
+  password: string,
+  keys: ServerKeys,
+): Promise<void> {
   if (user.isAaf || user.passwordHash === null) {
     throw invalid({ password: [twoFactorMessages.federated] }, twoFactorMessages.federated);
   }
@@ -217,7 +229,7 @@ export async function startSetup(
 }
 
 /** A setup waits this long for its first code; then it must start again with a new key. */
-const SETUP_TTL_MS = 30 * 60 * 1000;
+export const SETUP_TTL_MS = 30 * 60 * 1000;
 
 /**
  * Turns two-step verification on once the app shows it holds the key (a right code), and
@@ -315,21 +327,30 @@ export async function checkSecondFactor(
   return used.length > 0 ? 'recovery' : null;
 }
 
-/** Turns two-step verification off: needs the password and a code (or a recovery code). */
+/**
+ * Turns two-step verification off: needs the password and a code (or a recovery code).
+ * The security keys go too: without the recovery codes a lost key would lock the account
+ * (security-keys.service.ts). Returns how the code was given and the ids of the keys removed.
+ */
 export async function disableTwoFactor(
   db: Tx,
   user: UserRow,
   input: { password: string; code: string },
   now: Date,
   keys: ServerKeys,
-): Promise<'totp' | 'recovery'> {
+): Promise<{ used: 'totp' | 'recovery'; securityKeysRemoved: number[] }> {
   await requirePassword(user, input.password, keys);
   if (!(await twoFactorEnabled(db, user.id))) throw conflict(twoFactorMessages.notEnabled);
   const used = await checkSecondFactor(db, user.id, input.code, now, keys);
   if (!secondFactorAccepted(used)) throw invalid({ code: [twoFactorMessages.wrongCode] });
   await db.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, user.id));
   await db.delete(userTwoFactor).where(eq(userTwoFactor.userId, user.id));
-  return used;
+  await db.delete(securityKeyChallenges).where(eq(securityKeyChallenges.userId, user.id));
+  const removed = await db
+    .delete(securityKeys)
+    .where(eq(securityKeys.userId, user.id))
+    .returning({ id: securityKeys.id });
+  return { used, securityKeysRemoved: removed.map((row) => row.id) };
 }
 
 /** A ticket for the second step of a login whose password was right. */

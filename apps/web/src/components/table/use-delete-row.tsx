@@ -11,8 +11,10 @@ export interface DeleteRowOptions<T> {
   remove: (row: T) => Promise<unknown>;
   /** Whether the row can go; otherwise its cell says `In use`. Absent: every row can. */
   canDelete?: (row: T) => boolean;
-  /** Names the row in its button's accessible name: `Delete <name>`. */
+  /** Names the row in its button's accessible name: `Delete <name>` (or `<verb> <name>`). */
   name: (row: T) => string;
+  /** The word on the column, its buttons and the dialog's button, where `Delete` is not it. */
+  verb?: string;
   /** The confirmation dialog's title, e.g. `Delete this committee?`. */
   title: string;
   /** What the dialog asks about the row: what goes, and what cannot be undone. */
@@ -36,6 +38,7 @@ export function useDeleteRow<T>({
   remove,
   canDelete = () => true,
   name,
+  verb = 'Delete',
   title,
   message,
   done,
@@ -57,20 +60,20 @@ export function useDeleteRow<T>({
 
   const column: Column<T> = {
     key: 'delete',
-    header: 'Delete',
+    header: verb,
     action: true,
     cell: (row) =>
       canDelete(row) ? (
         <Button
           size="small"
           color="error"
-          aria-label={`Delete ${name(row)}`}
+          aria-label={`${verb} ${name(row)}`}
           onClick={() => {
             deletion.reset();
             confirm.ask(row);
           }}
         >
-          Delete
+          {verb}
         </Button>
       ) : (
         <Typography component="span" variant="body2" color="text.secondary" sx={{ px: 1 }}>
@@ -83,7 +86,7 @@ export function useDeleteRow<T>({
     <ConfirmDialog
       open={confirm.open}
       title={title}
-      confirmLabel="Delete"
+      confirmLabel={verb}
       onConfirm={() => confirm.subject !== null && deletion.mutate(confirm.subject)}
       onCancel={confirm.close}
       pending={deletion.isPending}

@@ -23,6 +23,12 @@ const PHONE: SessionInfo = {
   current: false,
 };
 const TABLET: SessionInfo = { ...PHONE, id: 3, client: 'Chrome on Android', method: null };
+const LAPTOP: SessionInfo = {
+  ...PHONE,
+  id: 4,
+  client: 'Edge on Windows',
+  method: 'password_webauthn',
+};
 
 /** A server that keeps the sessions, so a refetch shows what was ended. */
 function sessionsServer(initial: SessionInfo[]) {
@@ -60,12 +66,13 @@ const rowOf = (table: HTMLElement, client: string) =>
 
 describe('SessionsTable', () => {
   it('lists the sessions with this device marked and how each signed in', async () => {
-    const { table } = await openAccount([THIS_DEVICE, PHONE, TABLET]);
+    const { table } = await openAccount([THIS_DEVICE, PHONE, TABLET, LAPTOP]);
     expect(within(rowOf(table, 'Firefox on Linux')).getByText('This device')).toBeInTheDocument();
     expect(within(rowOf(table, 'Safari on iOS')).queryByText('This device')).toBeNull();
     expect(rowOf(table, 'Firefox on Linux')).toHaveTextContent('Username and password');
     expect(rowOf(table, 'Safari on iOS')).toHaveTextContent('Institutional login');
     expect(rowOf(table, 'Chrome on Android')).toHaveTextContent('—');
+    expect(rowOf(table, 'Edge on Windows')).toHaveTextContent('Password + security key');
     expect(screen.getByRole('button', { name: 'Sign out other sessions' })).toBeInTheDocument();
   });
 

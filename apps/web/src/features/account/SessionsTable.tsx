@@ -16,6 +16,7 @@ import { endOtherSessions, endSession, fetchSessions, sessionsKey } from './sess
 const METHOD_LABELS: Record<NonNullable<SessionInfo['method']>, string> = {
   password: 'Username and password',
   password_totp: 'Password + two-step',
+  password_webauthn: 'Password + security key',
   federated: 'Institutional login',
 };
 

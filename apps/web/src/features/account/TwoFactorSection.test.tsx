@@ -17,8 +17,11 @@ async function openAccount(answers: Parameters<typeof stubApi>[0], on = false) {
         enabled,
         enabledAt: enabled ? '2026-11-20T09:00:00.000Z' : null,
         recoveryCodesLeft: 7,
+        securityKeys: 0,
       },
     }),
+    // The keys part of the section (SecurityKeysSection.test.tsx tests it).
+    'GET /auth/security-keys/': { body: [] },
     'POST /auth/two-factor/confirm/': () => {
       enabled = true;
       return { body: { recoveryCodes: CODES } };

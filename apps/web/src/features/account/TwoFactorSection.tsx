@@ -20,6 +20,8 @@ import { TextInput } from '../../components/form/TextInput';
 import { useServerForm } from '../../components/form/use-server-form';
 import { useNotify } from '../../components/notifications/notification-context';
 import { currentUserKey } from '../auth/session-hooks';
+import { SecurityKeysSection } from './SecurityKeysSection';
+import { securityKeysKey } from './security-keys.api';
 import {
   confirmTwoFactor,
   disableTwoFactor,
@@ -71,6 +73,8 @@ export function TwoFactorSection({ user }: { user: UserDetails }) {
   const changed = () => {
     void queryClient.invalidateQueries({ queryKey: currentUserKey });
     void queryClient.invalidateQueries({ queryKey: twoFactorKey });
+    // Turning two-step verification off removes the security keys too.
+    void queryClient.invalidateQueries({ queryKey: securityKeysKey });
   };
 
   if (user.is_aaf) {
@@ -106,6 +110,7 @@ export function TwoFactorSection({ user }: { user: UserDetails }) {
           Turn on
         </Button>
       )}
+      <SecurityKeysSection twoFactorOn={user.has_two_factor} />
       <Dialog
         open={dialog === 'on'}
         fullWidth

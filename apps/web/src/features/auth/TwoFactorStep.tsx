@@ -1,14 +1,19 @@
-import { Box, Button, Link, Stack, Typography } from '@mui/material';
+import { securityKeyMessages } from '@merit/domain';
+import { Alert, Box, Button, Link, Stack, Typography } from '@mui/material';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { isApiError } from '../../api/client';
+import { errorMessages, isApiError } from '../../api/client';
 import { ErrorList } from '../../components/ErrorList';
 import { TextInput } from '../../components/form/TextInput';
 import { useServerForm } from '../../components/form/use-server-form';
-import { loginTwoFactor } from './auth.api';
+import { loginSecurityKey, loginTwoFactor, securityKeyLoginOptions } from './auth.api';
+import { securityKeysSupported } from './security-key-support';
 
 interface TwoFactorStepProps {
   /** From the password step: works once, for 5 minutes and 5 wrong codes. */
   ticket: string;
+  /** Whether the account has security keys, which the server takes instead of a code. */
+  securityKeys: boolean;
   onLoggedIn: (key: string) => void;
   /** The ticket has ended: the login starts again from the password. */
   onStartAgain: () => void;
@@ -16,9 +21,15 @@ interface TwoFactorStepProps {
 
 /**
  * The second step of a password login, for an account with two-step verification on: a
- * code from the authenticator app, or one of the recovery codes.
+ * code from the authenticator app, or one of the recovery codes, or, for an account that
+ * has them, one of its security keys (offered first: a touch, nothing to type).
  */
-export function TwoFactorStep({ ticket, onLoggedIn, onStartAgain }: TwoFactorStepProps) {
+export function TwoFactorStep({
+  ticket,
+  securityKeys,
+  onLoggedIn,
+  onStartAgain,
+}: TwoFactorStepProps) {
   const [recovery, setRecovery] = useState(false);
   const form = useServerForm({
     initialValues: { code: '' },
@@ -26,12 +37,60 @@ export function TwoFactorStep({ ticket, onLoggedIn, onStartAgain }: TwoFactorSte
     submit: ({ code }) => loginTwoFactor({ ticket, code }),
     onSuccess: ({ key }) => onLoggedIn(key),
   });
-  const expired = isApiError(form.error) && form.error.body.code === 'two_factor_expired';
+  // A fresh challenge for each try: the server takes each answer once.
+  const keyLogin = useMutation({
+    mutationFn: async () => {
+      const [options, { askKeyToSignIn }] = await Promise.all([
+        securityKeyLoginOptions({ ticket }),
+        import('./security-key-ceremony'),
+      ]);
+      const credential = await askKeyToSignIn(options);
+      return loginSecurityKey({ ticket, credential });
+    },
+    onSuccess: ({ key }) => onLoggedIn(key),
+  });
+  const offerKey = securityKeys && securityKeysSupported();
+  // Only the latest try's failure shows: each way clears the other's when it starts.
+  const failure = keyLogin.isError ? keyLogin.error : form.error;
+  const expired = isApiError(failure) && failure.body.code === 'two_factor_expired';
 
   return (
-    <Box component="form" noValidate onSubmit={form.onSubmit}>
-      <ErrorList messages={form.errors} />
+    <Box
+      component="form"
+      noValidate
+      onSubmit={(event) => {
+        keyLogin.reset();
+        form.onSubmit(event);
+      }}
+    >
+      <ErrorList messages={keyLogin.isError ? errorMessages(keyLogin.error) : form.errors} />
       <Stack spacing={2}>
+        {offerKey && !expired && (
+          <>
+            <Typography>
+              Insert one of the security keys you added to your account, choose the button, then
+              touch the key.
+            </Typography>
+            <Button
+              variant="contained"
+              size="large"
+              loading={keyLogin.isPending}
+              onClick={() => {
+                // Clears the code form's failure along with the half-typed code.
+                form.setValue('code', '');
+                keyLogin.mutate();
+              }}
+            >
+              Use your security key
+            </Button>
+            <Typography align="center" color="text.secondary">
+              or
+            </Typography>
+          </>
+        )}
+        {securityKeys && !offerKey && (
+          <Alert severity="info">{securityKeyMessages.unsupported}</Alert>
+        )}
         <Typography>
           {recovery
             ? 'Enter one of the recovery codes you saved when you turned on two-step verification. Each works once.'
@@ -51,7 +110,12 @@ export function TwoFactorStep({ ticket, onLoggedIn, onStartAgain }: TwoFactorSte
             Log in again
           </Button>
         ) : (
-          <Button type="submit" variant="contained" size="large" loading={form.isPending}>
+          <Button
+            type="submit"
+            variant={offerKey ? 'outlined' : 'contained'}
+            size="large"
+            loading={form.isPending}
+          >
             Verify
           </Button>
         )}

@@ -2,13 +2,15 @@ import type {
   LoginRequest,
   PasswordResetConfirmRequest,
   RegistrationRequest,
+  SecurityKeyLoginOptionsRequest,
+  SecurityKeyLoginRequest,
   TwoFactorLoginRequest,
 } from '@merit/contract';
 import { apiRequest, apiRequestWithGuard } from '../../api/client';
 
 /**
  * The spec's `{ key }`, or, for an account with two-step verification on,
- * `{ twoFactorRequired, ticket }` for the second step.
+ * `{ twoFactorRequired, ticket, securityKeys }` for the second step.
  */
 export function login(body: LoginRequest) {
   return apiRequest('/auth/login/', { method: 'POST', body, schema: (c) => c.loginAnswer });
@@ -17,6 +19,24 @@ export function login(body: LoginRequest) {
 /** The second step of a login: the ticket and a code (or a recovery code); returns the key. */
 export function loginTwoFactor(body: TwoFactorLoginRequest) {
   return apiRequest('/auth/login/two-factor/', {
+    method: 'POST',
+    body,
+    schema: (c) => c.loginResponse,
+  });
+}
+
+/** The second step with a security key, first: what the browser asks the account's keys. */
+export function securityKeyLoginOptions(body: SecurityKeyLoginOptionsRequest) {
+  return apiRequest('/auth/login/security-key/options/', {
+    method: 'POST',
+    body,
+    schema: (c) => c.securityKeyOptions,
+  });
+}
+
+/** …then the key's answer to that challenge; returns the key (the token) as a code does. */
+export function loginSecurityKey(body: SecurityKeyLoginRequest) {
+  return apiRequest('/auth/login/security-key/', {
     method: 'POST',
     body,
     schema: (c) => c.loginResponse,

@@ -13,7 +13,9 @@ async function accountWithNotification() {
     'GET /user_details/': { body: makeUser() },
     // The page's other sections, so that nothing on it fails to load.
     'GET /auth/sessions/': { body: [] },
-    'GET /auth/two-factor/': { body: { enabled: false, enabledAt: null, recoveryCodesLeft: 0 } },
+    'GET /auth/two-factor/': {
+      body: { enabled: false, enabledAt: null, recoveryCodesLeft: 0, securityKeys: 0 },
+    },
   });
   const writeText = vi.fn().mockResolvedValue(undefined);
   Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });

@@ -14,7 +14,7 @@ import {
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { useNotify } from '../../components/notifications/notification-context';
 import { PageHeading } from '../../components/PageHeading';
 import { CollaboratorHash } from '../../features/account/CollaboratorHash';
@@ -67,7 +67,13 @@ export default function AccountPage() {
   const notify = useNotify();
   const methods = useAuthMethods();
   const [editing, setEditing] = useState(false);
+  const { hash } = useLocation();
   useLinkedNotice();
+  // A link to one section (the admin pages' "Go to two-step verification"): the router does
+  // not scroll to a fragment by itself. jsdom has no scrollIntoView, hence the `?.`.
+  useEffect(() => {
+    if (hash) document.getElementById(hash.slice(1))?.scrollIntoView?.({ block: 'start' });
+  }, [hash]);
 
   const updateDetails = (details: UserDetails) => {
     queryClient.setQueryData(currentUserKey, details);

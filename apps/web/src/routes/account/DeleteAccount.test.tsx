@@ -23,7 +23,7 @@ async function openAccount(
     'GET /user_details/': { body: me },
     'GET /auth/sessions/': { body: [] },
     'GET /auth/two-factor/': {
-      body: { enabled: false, enabledAt: null, recoveryCodesLeft: 0 },
+      body: { enabled: false, enabledAt: null, recoveryCodesLeft: 0, securityKeys: 0 },
     },
     [DELETE]: answer,
   });

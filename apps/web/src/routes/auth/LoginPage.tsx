@@ -1,3 +1,4 @@
+import type { TwoFactorRequiredResponse } from '@merit/contract';
 import { Alert, Box, Button, Link, Stack, Typography } from '@mui/material';
 import { useRef, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
@@ -31,7 +32,7 @@ export default function LoginPage() {
   // username); it goes on asking until its window ends, so the check stays on screen.
   const [captchaNeeded, setCaptchaNeeded] = useState(false);
   // Set when the password was right and the account asks for a second step.
-  const [ticket, setTicket] = useState<string | null>(null);
+  const [secondStep, setSecondStep] = useState<TwoFactorRequiredResponse | null>(null);
   const loggedIn = (key: string) => {
     setToken(key);
     notify('Logged in.');
@@ -45,7 +46,7 @@ export default function LoginPage() {
       captchaNeeded ? { ...values, captcha: (await captcha.current?.solve()) ?? '' } : values,
     submit: login,
     onSuccess: (answer) => {
-      if ('ticket' in answer) setTicket(answer.ticket);
+      if ('ticket' in answer) setSecondStep(answer);
       else loggedIn(answer.key);
     },
     onError: (error) => {
@@ -62,15 +63,16 @@ export default function LoginPage() {
     ? `${oidc.loginUrl}?${new URLSearchParams({ next: safeNext(params.get('next')) ?? '/' })}`
     : null;
 
-  if (ticket) {
+  if (secondStep) {
     return (
       <AuthLayout title="Two-step verification">
         <TwoFactorStep
-          ticket={ticket}
+          ticket={secondStep.ticket}
+          securityKeys={secondStep.securityKeys}
           onLoggedIn={loggedIn}
           onStartAgain={() => {
             form.setValue('password', '');
-            setTicket(null);
+            setSecondStep(null);
           }}
         />
       </AuthLayout>

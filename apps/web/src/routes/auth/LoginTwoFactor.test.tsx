@@ -12,7 +12,7 @@ const wrongCode = {
 
 async function passwordStep(answers: Parameters<typeof stubApi>[0]) {
   const fetchStub = stubApi({
-    'POST /auth/login/': { body: { twoFactorRequired: true, ticket: 'tkt' } },
+    'POST /auth/login/': { body: { twoFactorRequired: true, ticket: 'tkt', securityKeys: false } },
     'GET /user_details/': ({ headers }) =>
       headers.Authorization === 'Token new-key'
         ? { body: makeUser() }
