@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { brotliDecompressSync, deflateSync, gunzipSync, gzipSync, inflateSync } from 'node:zlib';
 import type { ProposalDetail, ProposalFile } from '@merit/contract';
 import { fileMessages, MAX_UPLOAD_BYTES } from '@merit/domain';
 import { eq, sql } from 'drizzle-orm';
@@ -436,6 +437,46 @@ describe('downloads', () => {
     ctx.clock.advance(61_000);
     expect((await ctx.app.inject({ method: 'GET', url: late.url })).statusCode).toBe(404);
   });
+
+  // Files whose first bytes look compressed: a gzip file, a zlib stream, and text that
+  // happens to begin with a valid zlib header ("x " is 0x78 0x20). A compressing server
+  // that sniffs those bytes sends them as they are under a Content-Encoding it did not
+  // apply, and the browser's download fails or saves something else.
+  it.each([
+    ['archive.csv.gz', gzipSync(Buffer.from('budget,amount\ntravel,1200\n'.repeat(200)))],
+    ['data.zz', deflateSync(Buffer.from('a zlib stream '.repeat(500)))],
+    ['notes.txt', Buffer.from(`x marks the spot\n${'and more notes\n'.repeat(300)}`)],
+  ])(
+    'give %s back byte for byte to a browser that takes compressed answers',
+    async (name, bytes) => {
+      const { author, proposal } = await draft();
+      const body = await multipart(
+        { proposal: String(proposal.id), token: author.key },
+        { name, bytes },
+      );
+      const res = await ctx.app.inject({ method: 'POST', url: '/api/v1/proposal_file/', ...body });
+      expect(res.statusCode, res.body).toBe(201);
+      const fileId = (res.json() as ProposalFile).id;
+      const browser = { 'accept-encoding': 'gzip, deflate, br' };
+      const ticket = (await author.call('POST', '/download_tickets/', { fileId })).json();
+      for (const got of [
+        await ctx.app.inject({ method: 'GET', url: ticket.url, headers: browser }),
+        await ctx.app.inject({
+          method: 'GET',
+          url: `/api/v1/proposal_file/?token=${author.key}&proposal=${proposal.id}&file=${fileId}`,
+          headers: browser,
+        }),
+      ]) {
+        expect(got.statusCode).toBe(200);
+        // What a browser saves: the body decoded as its Content-Encoding says.
+        const decode = { gzip: gunzipSync, deflate: inflateSync, br: brotliDecompressSync };
+        const encoding = got.headers['content-encoding'] as keyof typeof decode | undefined;
+        const saved = encoding ? decode[encoding](got.rawPayload) : got.rawPayload;
+        expect(saved.equals(bytes)).toBe(true);
+        expect(got.headers['content-length']).toBe(String(bytes.length));
+      }
+    },
+  );
 
   it('refuse a ticket for one file used on another', async () => {
     const { author, file } = await draftWithFile();

@@ -95,6 +95,16 @@ function sendDownload(
     .send(body);
 }
 
+/**
+ * The routes that send an uploaded file as it was stored: never compressed on the way.
+ * Most uploads are compressed already (PDF, images, archives), and the compress plugin
+ * looks at a body's first bytes to skip what seems compressed: it then sends those bytes
+ * as they are under the Content-Encoding it announced, so a .gz file, a zlib stream, or
+ * a text that happens to begin like one ("x " is a zlib header) reached the browser as a
+ * download it could not decode.
+ */
+const storedBytes = { compress: false } as const;
+
 export const malformedMultipartMessage =
   'The request body is not valid multipart/form-data. Send the form with one file, in the field "file".';
 
@@ -172,12 +182,20 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
     done(null),
   );
 
-  /** Sends a stored file as a download, under the name it was uploaded with. */
+  /**
+   * Sends a stored file as a download, under the name it was uploaded with, byte for byte:
+   * its length is known, so the browser can show the download's progress.
+   */
   async function sendFile(reply: FastifyReply, file: FileRow) {
     const body = await app.files.read(file.storageKey).catch(() => {
       throw notFound(fileMessages.notFound);
     });
-    return sendDownload(reply, file.name, file.contentType, body);
+    return sendDownload(
+      reply.header('content-length', file.size),
+      file.name,
+      file.contentType,
+      body,
+    );
   }
 
   /**
@@ -392,6 +410,7 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get(
       url,
       {
+        ...storedBytes,
         config: { tokenInQuery: true },
         schema: {
           tags,
@@ -411,6 +430,7 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/files/:fileId/',
     {
+      ...storedBytes,
       config: { access: 'public' },
       schema: {
         tags,
