@@ -2,7 +2,7 @@ import { userDetails } from '@merit/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { stubApi } from '../test/render-app';
 import { makeUser } from '../test/fixtures';
-import { ApiError, apiRequest, apiRequestWithGuard, errorMessages } from './client';
+import { ApiError, apiRequest, apiRequestWithGuard, errorMessages, loadCode } from './client';
 import { setToken } from './session';
 
 const pickUser = () => userDetails;
@@ -150,5 +150,24 @@ describe('errorMessages', () => {
   it('falls back to the message of other errors', () => {
     expect(errorMessages(new Error('Boom'))).toEqual(['Boom']);
     expect(errorMessages('weird')).toEqual(['Something went wrong. Try again.']);
+  });
+});
+
+describe('loadCode', () => {
+  it('hands back the code once it has downloaded', async () => {
+    expect(await loadCode(() => Promise.resolve({ answer: 42 }))).toEqual({ answer: 42 });
+  });
+
+  it('tells people the server could not be reached when a part of the app fails to download, not the browser’s words', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const failed = new TypeError(
+      'Failed to fetch dynamically imported module: http://localhost/assets/xlsx-writer-3f2a.js',
+    );
+    const error = await loadCode(() => Promise.reject(failed)).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 0, body: { code: 'network_error' } });
+    expect(errorMessages(error)).toEqual([
+      'The server could not be reached. Check your connection and try again.',
+    ]);
+    expect(warn).toHaveBeenCalledWith(expect.any(String), failed);
   });
 });

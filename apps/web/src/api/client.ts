@@ -31,6 +31,21 @@ const unreachable: ErrorBody = {
   code: 'network_error',
 };
 
+/**
+ * Loads a part of the app's code that downloads when first used (`() => import(...)`). A
+ * failed download (the connection dropped, or a new deployment replaced the file) fails
+ * as an unreachable server does, so people read what to do instead of the browser's words
+ * for developers ("Failed to fetch dynamically imported module: ...").
+ */
+export async function loadCode<T>(load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    console.warn('A part of the app could not be downloaded:', error);
+    throw new ApiError(0, unreachable);
+  }
+}
+
 export interface RequestOptions<S extends z.ZodType> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Sent as JSON. */

@@ -2,7 +2,7 @@ import { securityKeyMessages } from '@merit/domain';
 import { Alert, Box, Button, Link, Stack, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { errorMessages, isApiError } from '../../api/client';
+import { errorMessages, isApiError, loadCode } from '../../api/client';
 import { ErrorList } from '../../components/ErrorList';
 import { TextInput } from '../../components/form/TextInput';
 import { useServerForm } from '../../components/form/use-server-form';
@@ -42,7 +42,7 @@ export function TwoFactorStep({
     mutationFn: async () => {
       const [options, { askKeyToSignIn }] = await Promise.all([
         securityKeyLoginOptions({ ticket }),
-        import('./security-key-ceremony'),
+        loadCode(() => import('./security-key-ceremony')),
       ]);
       const credential = await askKeyToSignIn(options);
       return loginSecurityKey({ ticket, credential });

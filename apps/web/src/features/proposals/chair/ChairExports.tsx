@@ -11,7 +11,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useState } from 'react';
-import { errorMessages } from '../../../api/client';
+import { errorMessages, loadCode } from '../../../api/client';
 import { ErrorList } from '../../../components/ErrorList';
 import { saveBlob } from '../../files/downloads';
 import {
@@ -94,7 +94,7 @@ export function ChairExports({ callId, callName, types, labels }: ChairExportsPr
       labels,
     });
     // The XLSX writer is its own chunk, loaded the first time a chair asks for one.
-    const xlsx = () => import('./xlsx-writer');
+    const xlsx = () => loadCode(() => import('./xlsx-writer'));
     if (request.kind === 'workbook') {
       const names = sheetNames(types.map((type) => type.typeName));
       const { xlsxBlob } = await xlsx();
