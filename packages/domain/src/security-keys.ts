@@ -23,6 +23,8 @@ export const securityKeyMessages = {
   nameRequired: 'Give the key a name, such as “Blue USB key”, so you can tell your keys apart.',
   unsupported:
     'This browser cannot use security keys. Use a code from your authenticator app instead.',
+  alreadyAdded:
+    'This security key is already on your account. To add another, insert that key instead.',
   cancelled:
     'The security key did not answer, or the request was cancelled. Try again, and touch your key when it blinks.',
 } as const;

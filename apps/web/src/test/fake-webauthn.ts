@@ -60,6 +60,13 @@ export function fakeAssertion(id: string) {
 export const notAllowed = () =>
   new DOMException('The operation either timed out or was not allowed.', 'NotAllowedError');
 
+/** The key is one the page asked the browser to refuse (the account's keys already). */
+export const alreadyRegistered = () =>
+  new DOMException(
+    'The user attempted to register an authenticator that contains one of the credentials already registered with the relying party.',
+    'InvalidStateError',
+  );
+
 type Ceremony = (options: CredentialCreationOptions & CredentialRequestOptions) => Promise<unknown>;
 
 /** Makes this jsdom a browser with WebAuthn, whose keys answer as `create` and `get` say. */

@@ -4,6 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import {
+  alreadyRegistered,
   base64url,
   fakeRegistration,
   notAllowed,
@@ -210,6 +211,15 @@ describe('SecurityKeysSection', () => {
     const { fetchStub, user } = await openAccount();
     const dialog = await fillAddDialog(user);
     expect(await within(dialog).findByText(securityKeyMessages.cancelled)).toBeVisible();
+    expect(count(fetchStub, 'POST /auth/security-keys/')).toBe(0);
+  });
+
+  it('says so when the key is one the account has already, and sends nothing to add', async () => {
+    stubWebAuthn({ create: () => Promise.reject(alreadyRegistered()) });
+    const { fetchStub, user } = await openAccount();
+    const dialog = await fillAddDialog(user);
+    expect(await within(dialog).findByText(securityKeyMessages.alreadyAdded)).toBeVisible();
+    expect(within(dialog).queryByText(securityKeyMessages.cancelled)).toBeNull();
     expect(count(fetchStub, 'POST /auth/security-keys/')).toBe(0);
   });
 

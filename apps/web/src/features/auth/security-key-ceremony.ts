@@ -3,6 +3,7 @@ import { securityKeyMessages } from '@merit/domain';
 import {
   startAuthentication,
   startRegistration,
+  WebAuthnError,
   type AuthenticationResponseJSON,
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
@@ -10,14 +11,21 @@ import {
 } from '@simplewebauthn/browser';
 
 /**
- * The key did not answer: the person cancelled the browser's prompt, took too long, used a
- * key the account already has, or the browser refused. The browser says which only in
- * words meant for developers (and keeps most reasons to itself, so a page cannot probe the
- * keys plugged in), so the person gets one message that tells them what to do.
+ * The key did not answer: the person cancelled the browser's prompt, took too long, or the
+ * browser refused. The browser says which only in words meant for developers (and keeps
+ * most reasons to itself, so a page cannot probe the keys plugged in), so the person gets
+ * one message that tells them what to do. The one reason it does tell, when adding a key,
+ * is a key the account has already (the server lists the account's keys for the browser
+ * to refuse): that gets its own message.
  */
 export class SecurityKeyCeremonyError extends Error {
   constructor(cause: unknown) {
-    super(securityKeyMessages.cancelled, { cause });
+    super(
+      cause instanceof WebAuthnError && cause.code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED'
+        ? securityKeyMessages.alreadyAdded
+        : securityKeyMessages.cancelled,
+      { cause },
+    );
     this.name = 'SecurityKeyCeremonyError';
   }
 }
