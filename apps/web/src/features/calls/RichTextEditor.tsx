@@ -261,6 +261,11 @@ function ToolButton({
         size="small"
         selected={selected}
         aria-label={label}
+        // The text keeps the focus (and its selection) while the button is pressed, as
+        // in any editor's toolbar. Otherwise the button took it, and TipTap's focus()
+        // gave it back only on the next animation frame: keys typed meanwhile were lost.
+        // Tab and Enter still reach the button from the keyboard.
+        onMouseDown={(event) => event.preventDefault()}
         onChange={onClick}
         sx={{ border: 0, minWidth: 36 }}
       >
