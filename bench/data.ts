@@ -26,8 +26,8 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { buildApp, loadConfig, type App } from '../apps/server/src/app.js';
 import { authTokens } from '../apps/server/src/db/schema.js';
-import { hashPassword } from '../apps/server/src/lib/passwords.js';
-import { digestKey, newTokenKey } from '../apps/server/src/lib/secrets.js';
+import { hashPassword } from '../apps/server/src/platform/security/passwords.js';
+import { digestKey, newTokenKey } from '../apps/server/src/platform/security/secrets.js';
 import { insertUsers, insertVolume } from './lib/bulk.js';
 import {
   DEFAULT_DATA_DIR,
@@ -90,7 +90,7 @@ async function prepareDatabase(options: GenerateOptions): Promise<void> {
   }
 }
 
-/** Issues API tokens as a login does (auth/tokens.ts): only the key's digest is stored. */
+/** Issues API tokens as a login does (auth/tokens.queries.ts): only the key's digest is stored. */
 async function issueTokens(app: App, userIds: number[], now: Date): Promise<string[]> {
   const keys = userIds.map(() => newTokenKey());
   if (userIds.length > 0)

@@ -2,7 +2,7 @@
  * `npm run bench:serialization`: what writing a large list costs, per response.
  *
  * The server writes responses with fast-json-stringify compiled from the contract
- * (apps/server/src/plugins/serializer.ts). The alternative it replaced validates the
+ * (apps/server/src/platform/http/serializer.ts). The alternative it replaced validates the
  * whole response with zod and then JSON.stringifies it, which fastify-type-provider-zod
  * does by default. Both are timed here on the same rows in the same run: 10,000 call
  * summaries (the size of list the proposal list will reach), median of --runs runs.
@@ -10,7 +10,7 @@
 import { parseArgs } from 'node:util';
 import { callList, type CallSummary } from '@merit/contract';
 import { createSerializerCompiler } from 'fastify-type-provider-zod';
-import { createResponseSerializer } from '../apps/server/src/plugins/serializer.js';
+import { createResponseSerializer } from '../apps/server/src/platform/http/serializer.js';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '15' }, rows: { type: 'string', default: '10000' } },

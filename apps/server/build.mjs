@@ -11,9 +11,10 @@
  * one copy of each (zod's schemas must be the instances fastify-type-provider-zod sees)
  * and native and WASM packages (argon2, PGlite) load their files as usual.
  *
- * All outputs sit directly in dist/, one level below apps/server as src/ is, so paths
- * that the sources resolve from their own module (config.ts's repository root,
- * client.ts's migrations folder) hold from both.
+ * All outputs sit directly in dist/, one level below apps/server, so the paths that the
+ * sources resolve from their own module hold from both: db/client.ts's migrations folder
+ * (copied to dist/migrations), and the repository root, which config/config.ts finds as
+ * two levels above the nearest package.json.
  *
  * Other processes may start the server while this runs (two test projects, a journey),
  * so each file is written under a temporary name and renamed into place: a reader sees

@@ -12,7 +12,7 @@
  */
 import { reviewScore } from '@merit/domain';
 import type { Db } from '../../apps/server/src/db/client.js';
-import { newUserHash } from '../../apps/server/src/lib/secrets.js';
+import { newUserHash } from '../../apps/server/src/platform/security/secrets.js';
 import { SCORE_OPTIONS, type Plan } from './plan.js';
 import type { SetUp } from './setup.js';
 

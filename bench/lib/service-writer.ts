@@ -9,16 +9,14 @@
 import { eq } from 'drizzle-orm';
 import type { App } from '../../apps/server/src/app.js';
 import { users } from '../../apps/server/src/db/schema.js';
-import {
-  addCollaborator,
-  changeProposalState,
-  saveResponse,
-} from '../../apps/server/src/modules/proposals/proposals.service.js';
+import { changeProposalState } from '../../apps/server/src/modules/proposals/proposals.service.js';
+import { addCollaborator } from '../../apps/server/src/modules/proposals/team.service.js';
+import { saveResponse } from '../../apps/server/src/modules/proposals/answers.service.js';
 import {
   assignReviewer,
   saveReviewResponse,
 } from '../../apps/server/src/modules/reviews/reviews.service.js';
-import { createUser } from '../../apps/server/src/modules/users/users.service.js';
+import { createUser } from '../../apps/server/src/modules/users/users.queries.js';
 import type { Plan } from './plan.js';
 import type { SetUp } from './setup.js';
 

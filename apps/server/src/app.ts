@@ -11,46 +11,61 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { Config } from './config.js';
+import { describeClamd } from './config/clamd.js';
+import type { Config } from './config/config.js';
 import { configuredDatabase, openDatabase, type Database } from './db/client.js';
-import { authRoutes } from './modules/auth/auth.routes.js';
-import { twoFactorRoutes } from './modules/auth/two-factor.routes.js';
-import { securityKeysRoutes } from './modules/auth/security-keys.routes.js';
-import { healthRoutes } from './modules/health/health.routes.js';
-import { usersRoutes } from './modules/users/users.routes.js';
-import { registerAuth } from './plugins/auth.js';
-import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/errors.js';
-import { registerInputGuard } from './plugins/input-guard.js';
-import { createResponseSerializer } from './plugins/serializer.js';
-import { createJobRunner } from './lib/jobs.js';
-import { registerAlerts } from './lib/alerts.js';
-import { createRetention, RETENTION_EVERY_MS } from './lib/retention.js';
-import { loggerOptions } from './lib/log-options.js';
-import { registerUnitOfWork } from './lib/work.js';
-import { registerWeb } from './plugins/web.js';
-import { createCaptcha } from './plugins/captcha.js';
-import { createMailer, type Mail } from './plugins/mail.js';
-import { SEND_MAIL_JOB } from './lib/mail-job.js';
-import { accountsRoutes } from './modules/accounts/accounts.routes.js';
+import type { App, RegisteredRoute } from './platform/http/app-types.js';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  registerErrorHandling,
+} from './platform/http/errors.js';
+import { registerInputGuard } from './platform/http/input-guard.js';
+import { loggerOptions } from './platform/http/log-options.js';
+import { createResponseSerializer } from './platform/http/serializer.js';
+import { registerWeb } from './platform/http/web.js';
+import { createJobRunner } from './platform/data/jobs.js';
+import { registerUnitOfWork } from './platform/data/work.js';
+import { storageFor } from './platform/io/file-storage.js';
+import { SEND_MAIL_JOB } from './platform/io/mail-job.js';
+import { createMailer, type Mail } from './platform/io/mailer.js';
+import { clamdScanner } from './platform/io/virus-scan.js';
+import { createCaptcha } from './platform/security/captcha-store.js';
+import { checkServerSecret, serverKeysFor } from './platform/security/server-key.js';
+import { registerAlerts } from './ops/alerts.js';
+import {
+  createRetention,
+  PLATFORM_RETENTION,
+  RETENTION_EVERY_MS,
+  type RetentionClass,
+} from './ops/retention.js';
 import { accountDeletionRoutes } from './modules/accounts/account-deletion.routes.js';
-import { oidcRoutes } from './modules/oidc/oidc.routes.js';
+import { ACCOUNTS_RETENTION } from './modules/accounts/accounts.retention.js';
+import { accountsRoutes } from './modules/accounts/accounts.routes.js';
+import { registerAuth } from './modules/auth/auth-access.js';
+import { AUTH_RETENTION } from './modules/auth/auth.retention.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { securityKeysRoutes } from './modules/auth/security-keys.routes.js';
+import { twoFactorRoutes } from './modules/auth/two-factor.routes.js';
+import { moveTwoFactorKeysToServerKey } from './modules/auth/two-factor.service.js';
 import { callsRoutes } from './modules/calls/calls.routes.js';
-import { userAdminRoutes } from './modules/user-admin/user-admin.routes.js';
-import { rolesRoutes } from './modules/roles/roles.routes.js';
 import { committeesRoutes } from './modules/committees/committees.routes.js';
+import { FILES_RETENTION } from './modules/files/files.retention.js';
+import { filesRoutes } from './modules/files/files.routes.js';
 import { formNamesRoutes } from './modules/forms/form-names.routes.js';
 import { formsRoutes } from './modules/forms/forms.routes.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { meRoutes } from './modules/me/me.routes.js';
+import { OIDC_RETENTION } from './modules/oidc/oidc.retention.js';
+import { oidcRoutes } from './modules/oidc/oidc.routes.js';
 import { proposalsRoutes } from './modules/proposals/proposals.routes.js';
-import { filesRoutes } from './modules/files/files.routes.js';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.js';
-import { storageFor } from './lib/file-storage.js';
-import { clamdScanner, describeClamd } from './lib/virus-scan.js';
-import { checkServerSecret, serverKeysFor } from './lib/server-key.js';
-import { moveTwoFactorKeysToServerKey } from './modules/auth/two-factor.service.js';
-import type { App, RegisteredRoute } from './types.js';
+import { rolesRoutes } from './modules/roles/roles.routes.js';
+import { userAdminRoutes } from './modules/user-admin/user-admin.routes.js';
+import { usersRoutes } from './modules/users/users.routes.js';
 
-export type { App } from './types.js';
-export { loadConfig, type Config } from './config.js';
+export type { App } from './platform/http/app-types.js';
+export { loadConfig, type Config } from './config/config.js';
 
 export interface BuildOptions {
   /** An open database; when absent one is opened from the config and closed with the app. */
@@ -60,19 +75,31 @@ export interface BuildOptions {
   /** How often the job runner looks for due jobs (mail); it is also woken after each commit. */
   jobPollMs?: number;
   /**
-   * How often each process adds its alert counts to the database (lib/alerts.ts); 0 for
+   * How often each process adds its alert counts to the database (ops/alerts.ts); 0 for
    * only on close and when asked (tests).
    */
   alertFlushMs?: number;
   /**
-   * How often each process deletes data past its retention period (lib/retention.ts),
+   * How often each process deletes data past its retention period (ops/retention.ts),
    * besides once at start; 0 for only at start and when asked (tests).
    */
   retentionEveryMs?: number;
-  /** Check every response against its zod schema too (tests): see plugins/serializer.ts. */
+  /** Check every response against its zod schema too (tests): see platform/http/serializer.ts. */
   validateResponses?: boolean;
   logger?: FastifyServerOptions['logger'];
 }
+
+/**
+ * Every kind of data Merit keeps, each module's own and the platform's: what the retention
+ * job deletes past its period (ops/retention.ts), and what the docs classify.
+ */
+export const RETENTION_CLASSES: readonly RetentionClass[] = [
+  ...AUTH_RETENTION,
+  ...ACCOUNTS_RETENTION,
+  ...OIDC_RETENTION,
+  ...FILES_RETENTION,
+  ...PLATFORM_RETENTION,
+];
 
 /** The content security policy the built web app satisfies: nothing inline but styles, nothing from elsewhere. */
 const contentSecurityPolicy = {
@@ -158,6 +185,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       settings: config.retention,
       session: config.session,
       everyMs: options.retentionEveryMs ?? RETENTION_EVERY_MS,
+      classes: RETENTION_CLASSES,
     });
     app.decorate('retention', retention);
     app.addHook('preClose', () => retention.stop());
@@ -253,6 +281,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         await api.register(oidcRoutes);
         await api.register(callsRoutes);
         await api.register(usersRoutes);
+        await api.register(meRoutes);
         await api.register(userAdminRoutes);
         await api.register(rolesRoutes);
         await api.register(committeesRoutes);

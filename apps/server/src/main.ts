@@ -1,8 +1,12 @@
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig } from './config/config.js';
 import { embeddedDatabaseDir, prepareEmbeddedDatabase } from './db/template.js';
-import { dataDirInUse, holdDataDir } from './lib/online-backup.js';
-import { keepNewFilesPrivate, makeTreePrivate, privateDataDir } from './lib/private-files.js';
-import { SecretKeyFileError, WrongServerSecretError } from './lib/server-key.js';
+import { dataDirInUse, holdDataDir } from './platform/io/online-backup.js';
+import {
+  keepNewFilesPrivate,
+  makeTreePrivate,
+  privateDataDir,
+} from './platform/io/private-files.js';
+import { SecretKeyFileError, WrongServerSecretError } from './platform/security/server-key.js';
 
 /** How long a shutdown waits for requests in flight before giving up. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -40,7 +44,7 @@ async function main(): Promise<void> {
   }
 
   await privateDataDir(config.dataDir);
-  // Two processes on one embedded database corrupt it (lib/online-backup.ts).
+  // Two processes on one embedded database corrupt it (platform/io/online-backup.ts).
   if (!config.databaseUrl && (await dataDirInUse(config.dataDir))) {
     fail(
       `Another Merit process (a server, a backup or a restore) is using DATA_DIR ${config.dataDir}. Stop it first, or give this server its own DATA_DIR.`,
@@ -80,7 +84,7 @@ async function main(): Promise<void> {
     : undefined;
 
   // Each process with its own DATA_DIR/secret.key has its own key: all but the first to
-  // start on the database would refuse to (checkServerSecret, lib/server-key.ts).
+  // start on the database would refuse to (checkServerSecret, platform/security/server-key.ts).
   // Info, not a warning: one process on PostgreSQL with its DATA_DIR is a sound setup.
   if (config.databaseUrl && !config.secretKey) {
     app.log.info(

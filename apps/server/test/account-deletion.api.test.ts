@@ -16,9 +16,9 @@ import {
   userIdentities,
   users,
 } from '../src/db/schema.js';
-import { loggerOptions } from '../src/lib/log-options.js';
-import { enqueueMail } from '../src/lib/mail-job.js';
-import { issueToken } from '../src/modules/auth/tokens.js';
+import { loggerOptions } from '../src/platform/http/log-options.js';
+import { enqueueMail } from '../src/platform/io/mail-job.js';
+import { issueToken } from '../src/modules/auth/tokens.queries.js';
 import { captureLog } from './log-capture.js';
 import { caller } from './admin-fixtures.js';
 import { assignReviewers, makeProposal, makeReview } from './call-fixtures.js';

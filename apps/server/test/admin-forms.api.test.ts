@@ -1,6 +1,6 @@
 import { FORM_TYPES, formMessages, formOptionMessages as o, type FormType } from '@merit/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkFormDefinition } from '../src/lib/form-schema.js';
+import { checkFormDefinition } from '../src/modules/forms/form-access.js';
 import { FORM_EXAMPLES } from '../src/modules/forms/form-examples.js';
 import { auditOf, caller, makeForm, makeFormName, simpleSchema } from './admin-fixtures.js';
 import { auth, createTestApp, login, makeUser, type TestContext } from './helpers.js';

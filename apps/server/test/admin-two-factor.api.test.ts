@@ -3,7 +3,7 @@ import { adminTwoFactorMessages, base32Decode, messages, totpStep } from '@merit
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users, userTwoFactor } from '../src/db/schema.js';
-import { issueToken } from '../src/modules/auth/tokens.js';
+import { issueToken } from '../src/modules/auth/tokens.queries.js';
 import { hotp } from '../src/modules/auth/totp.js';
 import { PERSONAS } from './authorization/personas.js';
 import { table, type Row } from './authorization/rows.js';

@@ -2,18 +2,18 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { openDatabase } from '../src/db/client.js';
 import { alertCounts, alertsRaised } from '../src/db/schema.js';
-import { loggerOptions } from '../src/lib/log-options.js';
-import { issueToken } from '../src/modules/auth/tokens.js';
+import { loggerOptions } from '../src/platform/http/log-options.js';
+import { issueToken } from '../src/modules/auth/tokens.queries.js';
 import { captureLog } from './log-capture.js';
 import { auth, createTestApp, makeUser, testDatabaseKind, type TestContext } from './helpers.js';
 import { outbox, type ReadMail } from './mail.js';
 
 /**
  * Abnormal request rates are counted and mailed to the administrators (OWASP ASVS
- * V8.1.4, lib/alerts.ts). Thresholds are low here so a test can pass them; the counts
+ * V8.1.4, ops/alerts.ts). Thresholds are low here so a test can pass them; the counts
  * are flushed by calling `app.alerts.flush()`, which the server does every 5 seconds.
  */
 const { stream: logStream, lines: logLines } = captureLog();

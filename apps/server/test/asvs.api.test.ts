@@ -8,7 +8,7 @@ import { PDFParse } from 'pdf-parse';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { committees, proposalFiles, users } from '../src/db/schema.js';
-import { loggerOptions } from '../src/lib/log-options.js';
+import { loggerOptions } from '../src/platform/http/log-options.js';
 import { insertFile } from '../src/modules/files/files.queries.js';
 import { MAX_FILES_PER_PROPOSAL, tooManyFilesMessage } from '../src/modules/files/files.service.js';
 import { sweepUploads } from '../src/modules/files/uploads.js';

@@ -1,7 +1,11 @@
 import { dateRangeMessage } from '@merit/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { MAX_NESTING, tooDeepMessage, unstorableTextMessage } from '../src/plugins/input-guard.js';
+import {
+  MAX_NESTING,
+  tooDeepMessage,
+  unstorableTextMessage,
+} from '../src/platform/http/input-guard.js';
 import { auth, createTestApp, login, makeUser, type TestContext } from './helpers.js';
 
 /**

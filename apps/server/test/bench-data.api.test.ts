@@ -20,8 +20,8 @@ import {
   reviews,
   users,
 } from '../src/db/schema.js';
-import { hashPassword } from '../src/lib/passwords.js';
-import { issueToken } from '../src/modules/auth/tokens.js';
+import { hashPassword } from '../src/platform/security/passwords.js';
+import { issueToken } from '../src/modules/auth/tokens.queries.js';
 import { auth, createTestApp, TEST_PASSWORD, type TestContext } from './helpers.js';
 
 const plan: Plan = makePlan({

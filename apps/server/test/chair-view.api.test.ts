@@ -1,5 +1,5 @@
 import type { CallProposal, CallProposalPage, ProposalDetail } from '@merit/contract';
-import { callMessages, facilitiesOf, resourceTotals, type ResourceValues } from '@merit/domain';
+import { callMessages } from '@merit/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { proposalResponses, proposals } from '../src/db/schema.js';
@@ -20,8 +20,9 @@ import { outbox } from './mail.js';
 /**
  * The chair's view (issue 14) on a real database: the proposal list with resources,
  * reviewers and scores for chairs and nothing of them for anyone else, the call's
- * resource totals (summed in SQL, held to the domain's sums), decision summaries hidden
- * from authors until the call closes, and the mails that closing sends.
+ * resource totals, decision summaries hidden from authors until the call closes, and the
+ * mails that closing sends. The SQL totals are held to the domain's sums on awkward
+ * entries in src/modules/proposals/resource-totals.api.test.ts.
  */
 let ctx: TestContext;
 const DAY = 24 * 60 * 60 * 1000;
@@ -279,7 +280,6 @@ async function makeWorld() {
   await assign(pulsar, rita);
   await assign(simulation, ben);
   return {
-    committeeId,
     callId,
     observing,
     computing,
@@ -532,118 +532,6 @@ describe('what others see of the same list', () => {
       // Its answers go with it (ON DELETE CASCADE); the tests after this one count without it.
       await ctx.app.db.delete(proposals).where(eq(proposals.id, own.id));
     }
-  });
-});
-
-describe('resource totals, summed in SQL, as the domain sums them', () => {
-  it('agree on a call of awkward entries: no facility field, missing values, text, drafts', async () => {
-    const now = ctx.clock.now();
-    const admin = { id: w.people.admin.user.id, isAdmin: true };
-    const unnamed = await form(
-      4,
-      { type: 'object', properties: { cpu: { type: 'number' }, gpu: { type: 'number' } } },
-      { institution_field: null, data_fields: ['cpu', 'gpu'] },
-    );
-    const sites = await form(
-      5,
-      {
-        type: 'object',
-        properties: { site: { type: ['string', 'integer'] }, hours: { type: 'number' } },
-      },
-      { institution_field: 'site', data_fields: ['hours'] },
-    );
-    const callId = await ctx.app.writeAs(admin, (work) =>
-      saveCall(
-        work,
-        callPayload(
-          w.committeeId,
-          { ...forms, proposal: forms.project, proposalMulti: sites },
-          new Date(now.getTime() - 30 * DAY),
-          {
-            name: 'Awkward call',
-            proposalTypes: [
-              {
-                typeName: 'Mixed',
-                typeId: null,
-                proposalForms: [unnamed, sites],
-                reviewForms: [forms.review],
-              },
-            ],
-          },
-        ),
-      ),
-    );
-    const typeId = (await w.people.chair.call('GET', `/calls/${callId}/`)).json().proposalTypes[0]
-      .typeId as number;
-    const entries: [number, [number, Record<string, unknown>][]][] = [
-      [
-        1,
-        [
-          [unnamed, { cpu: 10, gpu: 2 }],
-          [sites, { site: 'Narrabri', hours: 5 }],
-        ],
-      ],
-      [
-        1,
-        [
-          [unnamed, { cpu: 1.5 }],
-          [sites, { site: 'Narrabri' }],
-          [sites, { site: 7, hours: 3 }],
-        ],
-      ],
-      [
-        1,
-        [
-          [sites, { hours: 4 }],
-          [sites, { site: '', hours: 1 }],
-          [unnamed, { cpu: 'lots' }],
-        ],
-      ],
-      [1, [[sites, { site: 'Mopra' }]]],
-      [
-        0,
-        [
-          [unnamed, { cpu: 500 }],
-          [sites, { site: 'Draftville', hours: 9 }],
-        ],
-      ],
-      [1, []],
-    ];
-    for (const [stateVal, answers] of entries) {
-      const proposal = await makeProposal(ctx.app, {
-        callId,
-        proposalTypeId: typeId,
-        authorId: w.people.bob.user.id,
-        stateVal,
-      });
-      const indexes = new Map<number, number>();
-      for (const [formId, data] of answers) {
-        const entryIndex = indexes.get(formId) ?? 0;
-        indexes.set(formId, entryIndex + 1);
-        await ctx.app.db
-          .insert(proposalResponses)
-          .values({ proposalId: proposal.id, formId, entryIndex, data, updatedAt: now });
-      }
-    }
-
-    const res = await w.people.chair.call('GET', `/calls/${callId}/proposals/?pageSize=100`);
-    expect(res.statusCode, res.body).toBe(200);
-    const page = res.json() as CallProposalPage;
-    const values = page.items.map((i) => ({
-      stateVal: i.stateVal,
-      values: i.resourceValues as ResourceValues,
-    }));
-    // The same answer as the domain's sums of the rows' values (worked out in the app)...
-    expect(page.resourceTotals).toEqual(resourceTotals(values));
-    expect(page.facilities).toEqual(facilitiesOf(values.map((v) => v.values)));
-    // ...and the figures a person works out by hand.
-    expect(page.resourceTotals).toEqual({
-      '': { cpu: 11.5, gpu: 2, hours: 5 },
-      '7': { hours: 3 },
-      Mopra: {},
-      Narrabri: { hours: 5 },
-    });
-    expect(page.facilities).toEqual(['', '7', 'Draftville', 'Mopra', 'Narrabri']);
   });
 });
 

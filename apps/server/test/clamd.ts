@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { MAX_UPLOAD_BYTES } from '@merit/domain';
-import { clamdScanner } from '../src/lib/virus-scan.js';
+import { clamdScanner } from '../src/platform/io/virus-scan.js';
 
 /**
  * A real ClamAV daemon on loopback for the tests (Debian's clamav-daemon; `npm test` runs

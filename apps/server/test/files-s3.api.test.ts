@@ -6,9 +6,9 @@ import type { ProposalDetail } from '@merit/contract';
 import { eq } from 'drizzle-orm';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { proposalFiles } from '../src/db/schema.js';
-import { s3Storage, storageFor, type FileStorage } from '../src/lib/file-storage.js';
+import { s3Storage, storageFor, type FileStorage } from '../src/platform/io/file-storage.js';
 import { caller } from './admin-fixtures.js';
 import {
   auth,

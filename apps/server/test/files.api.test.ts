@@ -10,7 +10,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proposalCollaborators, proposalFiles, proposals } from '../src/db/schema.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { insertFile, type FileRow } from '../src/modules/files/files.queries.js';
 import { overQuotaMessage } from '../src/modules/files/files.service.js';
 import { removeFinishedUploads } from '../src/modules/files/uploads.js';

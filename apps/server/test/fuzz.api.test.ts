@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs, loginThrottle, rateLimitHits } from '../src/db/schema.js';
-import type { RegisteredRoute } from '../src/types.js';
+import type { RegisteredRoute } from '../src/platform/http/app-types.js';
 import { createTestApp, testDatabaseKind, type TestContext } from './helpers.js';
 import { describeRequest, requestArb, type FuzzRequest } from './fuzz/requests.js';
 import { ChangeWatcher } from './fuzz/snapshot.js';

@@ -5,10 +5,10 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyServerOptions } from 'fastify';
 import pg from 'pg';
 import { buildApp, type App } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { committeeRoles, committees } from '../src/db/schema.js';
-import { createUser, type NewUser } from '../src/modules/users/users.service.js';
+import { createUser, type NewUser } from '../src/modules/users/users.queries.js';
 
 export const TEST_PASSWORD = 'correct horse battery staple';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
 import { openDatabase } from '../src/db/client.js';
 import { loginThrottle } from '../src/db/schema.js';
-import { LOGIN_LIMITS, loginThrottleMessages } from '../src/lib/login-throttle.js';
+import { LOGIN_LIMITS, loginThrottleMessages } from '../src/platform/security/login-throttle.js';
 import {
   TEST_PASSWORD,
   createTestApp,

@@ -13,9 +13,9 @@ import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginThrottle, proposals, rateLimitHits, users } from '../src/db/schema.js';
-import { LOGIN_LIMITS, loginThrottleMessages } from '../src/lib/login-throttle.js';
-import { AUTH_WINDOW_MS } from '../src/lib/rate-limit.js';
-import { issueToken } from '../src/modules/auth/tokens.js';
+import { LOGIN_LIMITS, loginThrottleMessages } from '../src/platform/security/login-throttle.js';
+import { AUTH_WINDOW_MS } from '../src/platform/security/rate-limit.js';
+import { issueToken } from '../src/modules/auth/tokens.queries.js';
 import { caller } from './admin-fixtures.js';
 import {
   auth,

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { pgCode } from '../src/lib/db-errors.js';
+import { pgCode } from '../src/platform/data/db-errors.js';
 import { MIGRATION_LOCK_ID, openDatabase, type Database } from '../src/db/client.js';
 import { auditBatchHash, auditLog } from '../src/db/schema.js';
 import { loadProposal } from '../src/modules/proposals/proposals.queries.js';

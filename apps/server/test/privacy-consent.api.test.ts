@@ -1,9 +1,9 @@
 import { privacyMessages } from '@merit/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { users } from '../src/db/schema.js';
-import { issueToken } from '../src/modules/auth/tokens.js';
+import { issueToken } from '../src/modules/auth/tokens.queries.js';
 import { auth, createTestApp, makeUser, solveCaptcha, type TestContext } from './helpers.js';
 
 const NOTICE = 'https://merit.example.org/privacy.html';

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { inArray, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { buildApp, RETENTION_CLASSES } from '../src/app.js';
+import { ConfigError, loadConfig } from '../src/config/config.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import {
   alertCounts,
@@ -24,13 +24,8 @@ import {
   twoFactorTickets,
   userTwoFactor,
 } from '../src/db/schema.js';
-import { loggerOptions } from '../src/lib/log-options.js';
-import {
-  createRetention,
-  RETENTION_BATCH,
-  RETENTION_CLASSES,
-  type Retention,
-} from '../src/lib/retention.js';
+import { loggerOptions } from '../src/platform/http/log-options.js';
+import { createRetention, RETENTION_BATCH, type Retention } from '../src/ops/retention.js';
 import { captureLog } from './log-capture.js';
 import {
   auth,
@@ -42,7 +37,7 @@ import {
 } from './helpers.js';
 
 /**
- * Data retention (OWASP ASVS V8.3.8, lib/retention.ts): each kind of data the job deletes
+ * Data retention (OWASP ASVS V8.3.8, ops/retention.ts): each kind of data the job deletes
  * goes once its period has passed and stays until then, by the app's clock; the audit log
  * stays unless AUDIT_RETENTION_DAYS is set; a live session is never touched.
  */
@@ -577,6 +572,7 @@ describe('two processes running the job at once', () => {
         settings: ctx.app.config.retention,
         session: ctx.app.config.session,
         everyMs: 0,
+        classes: RETENTION_CLASSES,
       });
     const [a, b] = await Promise.all([make(ctx.database).run(), make(second).run()]);
     expect((a.rate_limit_hits ?? 0) + (b.rate_limit_hits ?? 0)).toBe(count);

@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { loginThrottle } from '../src/db/schema.js';
-import { createRetention } from '../src/lib/retention.js';
+import { RETENTION_CLASSES } from '../src/app.js';
+import { createRetention } from '../src/ops/retention.js';
 import { createTestApp, type TestContext } from './helpers.js';
 
 // PostgreSQL only (the server:postgres project; `*.postgres.test.ts` is left out of the
@@ -40,6 +41,7 @@ describe('the retention job beside another process', () => {
       settings: ctx.app.config.retention,
       session: ctx.app.config.session,
       everyMs: 0,
+      classes: RETENTION_CLASSES,
     });
     await other.db.transaction(async (tx) => {
       // A login counting an attempt on this bucket in another process, say.

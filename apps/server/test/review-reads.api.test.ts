@@ -1,7 +1,7 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, reviews } from '../src/db/schema.js';
-import { loggerOptions } from '../src/lib/log-options.js';
+import { loggerOptions } from '../src/platform/http/log-options.js';
 import { captureLog } from './log-capture.js';
 import { createTestApp, type TestContext } from './helpers.js';
 import { reviewedProposal, type ReviewedProposal } from './privacy-fixtures.js';

@@ -17,7 +17,7 @@ import {
   users,
 } from '../src/db/schema.js';
 import { hotp } from '../src/modules/auth/totp.js';
-import { digestKey } from '../src/lib/secrets.js';
+import { digestKey } from '../src/platform/security/secrets.js';
 import { captureSecurityEvents } from './log-capture.js';
 import { lastMailTo } from './mail.js';
 import {

@@ -8,22 +8,22 @@ import { totpStep } from '@merit/domain';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig } from '../src/config/config.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { appSecrets, users, userTwoFactor } from '../src/db/schema.js';
-import { PEPPERED_PREFIX, verifyPassword } from '../src/lib/passwords.js';
+import { PEPPERED_PREFIX, verifyPassword } from '../src/platform/security/passwords.js';
 import {
   checkServerSecret,
   deriveServerKeys,
-  parseSecretKey,
   SECRET_CHECK_NAME,
   SECRET_KEY_FILE,
   secretFromFile,
   SecretKeyFileError,
-  ServerSecret,
   WrongServerSecretError,
-} from '../src/lib/server-key.js';
-import { hotp, encryptSecret, decryptSecret } from '../src/modules/auth/totp.js';
+} from '../src/platform/security/server-key.js';
+import { parseSecretKey, ServerSecret } from '../src/config/secret-key.js';
+import { hotp } from '../src/modules/auth/totp.js';
+import { decryptSecret, encryptSecret } from '../src/platform/security/key-encryption.js';
 import {
   DATABASE_KEY_NAME,
   moveTwoFactorKeysToServerKey,
@@ -540,6 +540,8 @@ describe('the check of the server secret (a start with another one stops)', () =
     expect(decryptSecret(right.keys.twoFactorKey, moved!.stored).equals(secrets.v1)).toBe(true);
   });
 
+  // Two new databases: on PGlite each is an initdb and every migration, several seconds
+  // each on a busy two-core machine, so this test may take longer than the default.
   it('is stored once when two processes start together: with one secret both go on, with two only one', async () => {
     const config = (key: string) => ({
       secretKey: parseSecretKey(key) as ServerSecret,
@@ -571,7 +573,7 @@ describe('the check of the server secret (a start with another one stops)', () =
       for (const reason of stopped) expect(reason).toBeInstanceOf(WrongServerSecretError);
       expect(await storedCheck(fresh.database.db)).toEqual([keysOf(started[0]!).check]);
     }
-  });
+  }, 60_000);
 });
 
 describe('the log', () => {

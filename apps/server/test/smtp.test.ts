@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { jobs } from '../src/db/schema.js';
-import { retryDelayMs } from '../src/lib/jobs.js';
+import { retryDelayMs } from '../src/platform/data/jobs.js';
 import { createTestApp, makeUser, solveCaptcha, type TestContext } from './helpers.js';
 import { parseMail, type ReadMail } from './mail.js';
 

@@ -7,11 +7,11 @@ import { z } from 'zod';
 import type { App } from '../src/app.js';
 import { openDatabase, type Tx } from '../src/db/client.js';
 import { auditLog, committeeRoles, committees, jobs } from '../src/db/schema.js';
-import { AUDIT_VALUE_CAP, changesBetween } from '../src/lib/audit.js';
-import { createJobRunner, enqueueJob } from '../src/lib/jobs.js';
-import { registerUnitOfWork } from '../src/lib/work.js';
-import { registerErrorHandling } from '../src/plugins/errors.js';
-import { createResponseSerializer } from '../src/plugins/serializer.js';
+import { AUDIT_VALUE_CAP, changesBetween } from '../src/platform/data/audit.js';
+import { createJobRunner, enqueueJob } from '../src/platform/data/jobs.js';
+import { registerUnitOfWork } from '../src/platform/data/work.js';
+import { registerErrorHandling } from '../src/platform/http/errors.js';
+import { createResponseSerializer } from '../src/platform/http/serializer.js';
 import { auditOf, caller } from './admin-fixtures.js';
 import { callPayload, makeCallForms } from './call-fixtures.js';
 import {

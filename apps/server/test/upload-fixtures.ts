@@ -1,4 +1,4 @@
-import type { App } from '../src/types.js';
+import type { App } from '../src/platform/http/app-types.js';
 
 /** Uploads as clients send them: the spec's multipart bodies and tus requests. */
 

@@ -5,8 +5,9 @@ import { Readable } from 'node:stream';
 import type { ProposalDetail } from '@merit/contract';
 import { fileMessages, MAX_UPLOAD_BYTES } from '@merit/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
-import { clamdScanner, parseClamdUrl, ScannerUnavailableError } from '../src/lib/virus-scan.js';
+import { ConfigError, loadConfig } from '../src/config/config.js';
+import { parseClamdUrl } from '../src/config/clamd.js';
+import { clamdScanner, ScannerUnavailableError } from '../src/platform/io/virus-scan.js';
 import { caller } from './admin-fixtures.js';
 import { EICAR, EICAR_FOUND, STREAM_MAX_BYTES, startClamd, type TestClamd } from './clamd.js';
 import {
@@ -19,7 +20,7 @@ import {
 } from './helpers.js';
 import { captureLog } from './log-capture.js';
 import { makeProposalCall, makeProposalForms } from './proposal-fixtures.js';
-import type { App } from '../src/types.js';
+import type { App } from '../src/platform/http/app-types.js';
 import { multipartBody, sendTusBytes, startTusUpload } from './upload-fixtures.js';
 
 /**

@@ -61,7 +61,7 @@ export const entityId = z
  * An id in a path or query string, where it arrives as text: only the canonical spelling
  * of a positive integer. `Number()` would also read " 1", "1e0", "0x1", "+1", "1.0" and
  * "01" as 1, so one resource would answer to many addresses (and a DELETE to any of them).
- * A bad id in a path is a 404 (plugins/errors.ts), in a query string a 400.
+ * A bad id in a path is a 404 (platform/http/errors.ts), in a query string a 400.
  */
 export const idParam = z
   .string()

@@ -21,6 +21,8 @@ export const RECOVERY_CODE_GROUP = 5;
 
 /** A login that passed its password waits this long for its code. */
 export const TWO_FACTOR_TICKET_TTL_MS = 5 * 60 * 1000;
+/** A setup waits this long for its first code; then it must start again with a new key. */
+export const TWO_FACTOR_SETUP_TTL_MS = 30 * 60 * 1000;
 /** Wrong codes a login ticket takes before it ends and the login starts again. */
 export const TWO_FACTOR_TICKET_MAX_FAILURES = 5;
 

@@ -5,6 +5,7 @@ export interface AccountFlags {
 }
 
 export const userAdminMessages = {
+  notFound: 'There is no user with this id.',
   lastActiveAdmin:
     'You are the only active admin. Make another user an admin first, then you can remove your own admin rights or deactivate your account.',
   deletedAccount:

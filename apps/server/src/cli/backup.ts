@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { createGzip } from 'node:zlib';
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigError, loadConfig } from '../config/config.js';
 import { openDatabase } from '../db/client.js';
 import {
   BACKUP_FORMAT,
@@ -14,9 +14,9 @@ import {
   makeSnapshot,
   removeLeftovers,
   requestSnapshot,
-} from '../lib/online-backup.js';
-import { keepNewFilesPrivate } from '../lib/private-files.js';
-import { readTar, TarWriter } from '../lib/tar.js';
+} from '../platform/io/online-backup.js';
+import { keepNewFilesPrivate } from '../platform/io/private-files.js';
+import { readTar, TarWriter } from '../platform/io/tar.js';
 
 /**
  * `npm run backup`: the embedded database and everything else in DATA_DIR (stored files,

@@ -5,7 +5,7 @@ import {
   SecretKeyFileError,
   serverKeysFor,
   WrongServerSecretError,
-} from '../lib/server-key.js';
+} from '../platform/security/server-key.js';
 import { upsertAdmin } from '../modules/users/users.service.js';
 import { openConfiguredDatabase } from './shared.js';
 

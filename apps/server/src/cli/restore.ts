@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createGunzip } from 'node:zlib';
 import { count } from 'drizzle-orm';
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigError, loadConfig } from '../config/config.js';
 import { openDatabase } from '../db/client.js';
 import { proposalFiles, proposals, reviews } from '../db/schema.js';
 import {
@@ -14,9 +14,9 @@ import {
   holdDataDir,
   isDataEntry,
   RESTORE_PREFIX,
-} from '../lib/online-backup.js';
-import { keepNewFilesPrivate, privateDataDir } from '../lib/private-files.js';
-import { readTar, TarFormatError } from '../lib/tar.js';
+} from '../platform/io/online-backup.js';
+import { keepNewFilesPrivate, privateDataDir } from '../platform/io/private-files.js';
+import { readTar, TarFormatError } from '../platform/io/tar.js';
 
 /**
  * `npm run restore -- FILE`: a backup made by `npm run backup` into DATA_DIR, which must be

@@ -1,19 +1,19 @@
-import { ConfigError, loadConfig, type Config } from '../config.js';
+import { ConfigError, loadConfig, type Config } from '../config/config.js';
 import {
   configuredDatabase,
   DatabaseConnectError,
   openDatabase,
   type Database,
 } from '../db/client.js';
-import { dataDirInUse, holdDataDir } from '../lib/online-backup.js';
-import { keepNewFilesPrivate } from '../lib/private-files.js';
+import { dataDirInUse, holdDataDir } from '../platform/io/online-backup.js';
+import { keepNewFilesPrivate } from '../platform/io/private-files.js';
 
 /** Opens and migrates the configured database for a command-line tool, or exits with one clear line. */
 export async function openConfiguredDatabase(): Promise<{ config: Config; database: Database }> {
   keepNewFilesPrivate();
   try {
     const config = loadConfig();
-    // Two processes on one embedded database corrupt it (lib/online-backup.ts).
+    // Two processes on one embedded database corrupt it (platform/io/online-backup.ts).
     if (!config.databaseUrl && (await dataDirInUse(config.dataDir))) {
       console.error(
         `Error: a Merit server (or another Merit command) is using DATA_DIR ${config.dataDir}, and two processes must not open its database at once. Stop the server, run this again, then start the server.`,

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import * as schema from './schema.js';
 import { embeddedDatabaseDir, prepareEmbeddedDatabase } from './template.js';
 

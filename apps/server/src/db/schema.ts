@@ -170,7 +170,7 @@ export const captchaUses = pgTable(
 );
 
 /**
- * Login attempt counters (lib/login-throttle.ts): one row per bucket, a username or a
+ * Login attempt counters (platform/security/login-throttle.ts): one row per bucket, a username or a
  * username with a client address. A window starts at the first attempt and lasts
  * 15 minutes; the count is raised in the same statement that reads it, so the limits
  * hold whatever the concurrency and across app processes.
@@ -197,7 +197,7 @@ export const rateLimitHits = pgTable(
 );
 
 /**
- * Counts of the events that signal an attack or a fault (lib/alerts.ts), per kind and
+ * Counts of the events that signal an attack or a fault (ops/alerts.ts), per kind and
  * fixed window. Each process counts in memory and adds its counts here every few
  * seconds, so the processes' counts add up and a normal request writes nothing.
  */
@@ -325,7 +325,7 @@ export const forms = pgTable(
 export const auditBatchHash = (changes: AnyPgColumn) => sql`(${changes} -> 'hash' -> 'after')`;
 
 /**
- * Who changed what, written in the same transaction as the change (lib/audit.ts).
+ * Who changed what, written in the same transaction as the change (platform/data/audit.ts).
  * `changes` holds each changed field with its value before and after, capped in size.
  */
 export const auditLog = pgTable(
@@ -601,7 +601,7 @@ export const reviewResponses = pgTable(
 );
 
 /**
- * Work done after a transaction commits (lib/jobs.ts): mail, for now. A job is written
+ * Work done after a transaction commits (platform/data/jobs.ts): mail, for now. A job is written
  * in the same transaction as the change it follows, so it exists exactly when the change
  * does; every app process runs due jobs, each claimed by one with FOR UPDATE SKIP LOCKED.
  */

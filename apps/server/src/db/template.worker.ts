@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { workerData } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
-import { readTar } from '../lib/tar.js';
+import { readTar } from '../platform/io/tar.js';
 
 const { templateFile, folder } = workerData as { templateFile: string; folder: string };
 

@@ -5,7 +5,7 @@ import {
   proposalResponses,
   securityKeys,
 } from '../../src/db/schema.js';
-import { issueToken } from '../../src/modules/auth/tokens.js';
+import { issueToken } from '../../src/modules/auth/tokens.queries.js';
 import { addExtension } from '../../src/modules/calls/calls.service.js';
 import { makeForm, makeFormName, simpleSchema } from '../admin-fixtures.js';
 import { assignReviewers, callPayload } from '../call-fixtures.js';

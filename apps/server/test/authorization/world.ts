@@ -10,9 +10,9 @@ import {
   reviews,
   users,
 } from '../../src/db/schema.js';
-import { issueToken } from '../../src/modules/auth/tokens.js';
+import { issueToken } from '../../src/modules/auth/tokens.queries.js';
 import { saveCall } from '../../src/modules/calls/calls.service.js';
-import { createUser } from '../../src/modules/users/users.service.js';
+import { createUser } from '../../src/modules/users/users.queries.js';
 import { makeForm, makeFormName } from '../admin-fixtures.js';
 import { assignReviewers, callPayload, makeCallForms, type CallForms } from '../call-fixtures.js';
 import {

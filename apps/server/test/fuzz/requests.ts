@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { z } from 'zod';
-import type { RegisteredRoute } from '../../src/types.js';
+import type { RegisteredRoute } from '../../src/platform/http/app-types.js';
 import { idArb, valueFor, type JsonSchema } from './values.js';
 
 /**

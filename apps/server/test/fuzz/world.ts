@@ -1,6 +1,6 @@
 import { and, eq, gte, lte } from 'drizzle-orm';
 import { calls, committeeRoles, proposalReviewers, proposals, users } from '../../src/db/schema.js';
-import { authenticateKey, issueToken } from '../../src/modules/auth/tokens.js';
+import { authenticateKey, issueToken } from '../../src/modules/auth/tokens.queries.js';
 import { makeFormName, simpleSchema } from '../admin-fixtures.js';
 import { assignReviewers, callPayload, makeProposal } from '../call-fixtures.js';
 import { giveRole, makeCommittee, makeUser, type TestContext } from '../helpers.js';

@@ -3,6 +3,7 @@ import { MAX_LENGTHS, addErrors, checkText, type FieldErrors } from '../validati
 import { callDateErrors, type CallDates } from './windows.js';
 
 export const callMessages = {
+  notFound: 'There is no call with this id.',
   noTypes: 'Add at least one proposal type.',
   duplicateTypeName: 'Each proposal type needs a different name.',
   noProposalForm: 'Choose at least one proposal form.',

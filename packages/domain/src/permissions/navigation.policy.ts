@@ -14,7 +14,7 @@ export function isAdmin(actor: Pick<Actor, 'isAdmin'>): boolean {
 /**
  * Spec section 2, access rules: an incomplete registration sends the user to
  * /auth/complete_registration before any other page; admin areas need the admin flag.
- * `mayAdminister` is the server's `abilities.administer` (admin-two-factor.ts): false for
+ * `mayAdminister` is the server's `abilities.administer` (modules/auth/auth-access.ts): false for
  * an admin who must turn on two-step verification first (ADMIN_TWO_FACTOR=required).
  */
 export function accessToArea(

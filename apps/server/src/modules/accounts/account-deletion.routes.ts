@@ -1,9 +1,9 @@
 import { accountDeletionRequest, detailResponse, errorBody } from '@merit/contract';
 import { accountDeletionMessages } from '@merit/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { clientKey } from '../../lib/client-address.js';
-import { logSecurityEvent } from '../auth/security-log.js';
-import { loadSelf } from '../users/users.service.js';
+import { clientKey } from '../../platform/security/client-address.js';
+import { logSecurityEvent } from '../../platform/security/security-log.js';
+import { loadSelf } from '../users/users.queries.js';
 import { checkDeletionConfirmation, deleteAccount } from './account-deletion.js';
 
 /** Deleting one's own account (beyond the spec; ASVS V8.3.2): the rules are account-deletion.ts's. */

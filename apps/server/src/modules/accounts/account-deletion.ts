@@ -32,15 +32,18 @@ import {
   users,
   userTwoFactor,
 } from '../../db/schema.js';
-import { DELETE_STORED_FILES_JOB, type DeleteStoredFiles } from '../../lib/file-storage.js';
-import { conflict, invalid } from '../../lib/http-errors.js';
-import { admitSecondStepAttempt, type LoginAttempt } from '../../lib/login-throttle.js';
-import { enqueueMail } from '../../lib/mail-job.js';
-import { verifyPassword } from '../../lib/passwords.js';
-import type { Work } from '../../lib/work.js';
+import { DELETE_STORED_FILES_JOB, type DeleteStoredFiles } from '../../platform/io/file-storage.js';
+import { conflict, invalid } from '../../platform/http/http-errors.js';
+import {
+  admitSecondStepAttempt,
+  type LoginAttempt,
+} from '../../platform/security/login-throttle.js';
+import { enqueueMail } from '../../platform/io/mail-job.js';
+import { verifyPassword } from '../../platform/security/passwords.js';
+import type { Work } from '../../platform/data/work.js';
 import { accountDeletedMail } from './accounts.mails.js';
 import { renewUserHash } from './accounts.service.js';
-import type { UserRow } from '../users/users.service.js';
+import type { UserRow } from '../users/users.queries.js';
 
 /**
  * Checks what the user typed to confirm before anything is locked: their password

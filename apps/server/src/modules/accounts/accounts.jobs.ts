@@ -1,8 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
-import type { App } from '../../types.js';
-import { findUserById, type UserRow } from '../users/users.service.js';
+import type { App } from '../../platform/http/app-types.js';
+import { findUserById, type UserRow } from '../users/users.queries.js';
 import {
   accountJobs,
   federatedResetMail,

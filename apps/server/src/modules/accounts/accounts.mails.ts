@@ -1,4 +1,4 @@
-import { linkMail, type Mail } from '../../plugins/mail.js';
+import { linkMail, type Mail } from '../../platform/io/mailer.js';
 
 /** The account mails, sent after the change that asked for them has committed. */
 export const accountJobs = {

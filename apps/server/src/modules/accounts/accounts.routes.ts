@@ -7,13 +7,17 @@ import {
   passwordResetRequest,
   registrationRequest,
   resendEmailRequest,
+  userDetails,
+  userDetailsUpdate,
+  userHashResponse,
   verifyEmailRequest,
 } from '@merit/contract';
 import { messages, validationMessages } from '@merit/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { badRequest } from '../../lib/http-errors.js';
-import { logSecurityEvent } from '../auth/security-log.js';
-import { loadSelf } from '../users/users.service.js';
+import { badRequest } from '../../platform/http/http-errors.js';
+import { logSecurityEvent } from '../../platform/security/security-log.js';
+import { userDetailsOf } from '../me/me-access.js';
+import { findUserById, loadSelf } from '../users/users.queries.js';
 import { registerAccountJobs } from './accounts.jobs.js';
 import { accountJobs } from './accounts.mails.js';
 import {
@@ -21,6 +25,8 @@ import {
   confirmEmail,
   confirmPasswordReset,
   registerUser,
+  renewUserHash,
+  updateAccount,
 } from './accounts.service.js';
 
 export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -187,5 +193,46 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
       logSecurityEvent(request.log, 'password.changed', { userId: request.user!.id });
       return { detail: 'New password has been saved.' };
     },
+  );
+
+  app.patch(
+    '/user_details/',
+    {
+      schema: {
+        tags: ['users'],
+        summary:
+          'Edit your own details; a new email takes effect once its confirmation link is followed',
+        body: userDetailsUpdate,
+        response: { 200: userDetails, 400: errorBody, 401: errorBody },
+      },
+    },
+    async (request) => {
+      const { details, newEmail } = await app.write(request, async (work) => {
+        const user = await loadSelf(work.tx, work.actor.id);
+        const asked = await updateAccount(work, user, request.body);
+        const saved = await userDetailsOf(
+          work.tx,
+          (await findUserById(work.tx, user.id))!,
+          work.now,
+          app.config.adminTwoFactor,
+        );
+        return { details: saved, newEmail: asked };
+      });
+      if (newEmail)
+        logSecurityEvent(request.log, 'email.change_requested', { userId: request.user!.id });
+      return details;
+    },
+  );
+
+  app.post(
+    '/user_hash/',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Replace your collaborator hash with a new unique one',
+        response: { 200: userHashResponse, 401: errorBody },
+      },
+    },
+    async (request) => app.write(request, (work) => renewUserHash(work)).then((hash) => ({ hash })),
   );
 };

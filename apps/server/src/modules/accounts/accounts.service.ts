@@ -19,15 +19,15 @@ import type {
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { emailConfirmations, passwordResets, users } from '../../db/schema.js';
-import { isCommonPassword } from '../../lib/common-passwords.js';
-import { isUniqueViolation } from '../../lib/db-errors.js';
-import { badRequest, notFound } from '../../lib/http-errors.js';
-import { enqueueMail } from '../../lib/mail-job.js';
-import { hashPassword, verifyPassword } from '../../lib/passwords.js';
-import { digestKey, newTokenKey, newUserHash } from '../../lib/secrets.js';
-import type { AnonymousWork, Work } from '../../lib/work.js';
-import { revokeUserTokens } from '../auth/tokens.js';
-import { createUser, findUserById, type UserRow } from '../users/users.service.js';
+import { isCommonPassword } from '../../platform/security/common-passwords.js';
+import { isUniqueViolation } from '../../platform/data/db-errors.js';
+import { badRequest, notFound } from '../../platform/http/http-errors.js';
+import { enqueueMail } from '../../platform/io/mail-job.js';
+import { hashPassword, verifyPassword } from '../../platform/security/passwords.js';
+import { digestKey, newTokenKey, newUserHash } from '../../platform/security/secrets.js';
+import type { AnonymousWork, Work } from '../../platform/data/work.js';
+import { revokeUserTokens } from '../auth/tokens.queries.js';
+import { createUser, findUserById, type UserRow } from '../users/users.queries.js';
 import { accountJobs, emailChangedMail, passwordChangedMail } from './accounts.mails.js';
 
 /** A verification link works for 3 days (issue 3). */
@@ -233,24 +233,6 @@ function noticePasswordChange(
     work,
     passwordChangedMail(user.email, nameOf(user), `${publicUrl}/auth/password-reset/`, how),
   );
-}
-
-/** The address waiting for confirmation, if the user asked to change theirs. */
-export async function pendingEmail(db: Tx, user: UserRow, now: Date): Promise<string | null> {
-  const [row] = await db
-    .select({ email: emailConfirmations.email })
-    .from(emailConfirmations)
-    .where(
-      and(
-        eq(emailConfirmations.userId, user.id),
-        isNull(emailConfirmations.usedAt),
-        gt(emailConfirmations.expiresAt, now),
-        ne(sql`lower(${emailConfirmations.email})`, user.email.toLowerCase()),
-      ),
-    )
-    .orderBy(sql`${emailConfirmations.createdAt} desc`)
-    .limit(1);
-  return row?.email ?? null;
 }
 
 /**

@@ -12,12 +12,12 @@ import {
 } from '@merit/contract';
 import { describeUserAgent, LOGIN_METHODS, messages, type LoginMethod } from '@merit/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { badRequest, HttpError, notFound } from '../../lib/http-errors.js';
-import { verifyPassword } from '../../lib/passwords.js';
-import { clientKey } from '../../lib/client-address.js';
-import { admitLoginAttempt, clearLoginAttempts } from '../../lib/login-throttle.js';
-import { findUserByUsername, upgradePasswordHash } from '../users/users.service.js';
-import { logSecurityEvent } from './security-log.js';
+import { badRequest, HttpError, notFound } from '../../platform/http/http-errors.js';
+import { verifyPassword } from '../../platform/security/passwords.js';
+import { clientKey } from '../../platform/security/client-address.js';
+import { admitLoginAttempt, clearLoginAttempts } from '../../platform/security/login-throttle.js';
+import { findUserByUsername, upgradePasswordHash } from '../users/users.queries.js';
+import { logSecurityEvent } from '../../platform/security/security-log.js';
 import {
   endOtherSessions,
   endSession,
@@ -25,9 +25,10 @@ import {
   liveSessions,
   revokeToken,
   type SessionRow,
-} from './tokens.js';
+} from './tokens.queries.js';
 import { countSecurityKeys } from './security-keys.service.js';
-import { issueTicket, twoFactorEnabled } from './two-factor.service.js';
+import { twoFactorEnabled } from './auth-access.js';
+import { issueTicket } from './two-factor.service.js';
 
 /** One row of the session list; the token's own key and digest never leave the server. */
 function presentSession(row: SessionRow, currentTokenId: number): SessionInfo {

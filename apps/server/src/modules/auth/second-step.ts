@@ -1,14 +1,17 @@
 import { errorCodes } from '@merit/contract';
 import { twoFactorMessages, type LoginMethod } from '@merit/domain';
 import type { FastifyRequest } from 'fastify';
-import { clientKey } from '../../lib/client-address.js';
-import { badRequest, HttpError } from '../../lib/http-errors.js';
-import { admitSecondStepAttempt, clearLoginAttempts } from '../../lib/login-throttle.js';
-import type { AnonymousWork } from '../../lib/work.js';
-import type { App } from '../../types.js';
-import { findUserById, type UserRow } from '../users/users.service.js';
-import { logSecurityEvent } from './security-log.js';
-import { issueToken } from './tokens.js';
+import { clientKey } from '../../platform/security/client-address.js';
+import { badRequest, HttpError } from '../../platform/http/http-errors.js';
+import {
+  admitSecondStepAttempt,
+  clearLoginAttempts,
+} from '../../platform/security/login-throttle.js';
+import type { AnonymousWork } from '../../platform/data/work.js';
+import type { App } from '../../platform/http/app-types.js';
+import { findUserById, type UserRow } from '../users/users.queries.js';
+import { logSecurityEvent } from '../../platform/security/security-log.js';
+import { issueToken } from './tokens.queries.js';
 import { countTicketFailure, spendTicket, ticketUser } from './two-factor.service.js';
 
 export const ticketExpired = () =>

@@ -1,4 +1,4 @@
-import { linkMail, type Mail } from '../../plugins/mail.js';
+import { linkMail, type Mail } from '../../platform/io/mailer.js';
 
 /**
  * The notice after a security key was added to or removed from the account (ASVS V2.5.5:

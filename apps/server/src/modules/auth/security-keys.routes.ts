@@ -15,9 +15,9 @@ import {
 import { securityKeyMessages } from '@merit/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badRequest } from '../../lib/http-errors.js';
-import { enqueueMail } from '../../lib/mail-job.js';
-import { findUserById, loadSelf, type UserRow } from '../users/users.service.js';
+import { badRequest } from '../../platform/http/http-errors.js';
+import { enqueueMail } from '../../platform/io/mail-job.js';
+import { findUserById, loadSelf, type UserRow } from '../users/users.queries.js';
 import { securityKeyChangedMail } from './security-keys.mails.js';
 import {
   addSecurityKey,
@@ -30,7 +30,7 @@ import {
   type SecurityKeyRefusal,
 } from './security-keys.service.js';
 import { takeSecondStep, ticketExpired } from './second-step.js';
-import { logSecurityEvent } from './security-log.js';
+import { logSecurityEvent } from '../../platform/security/security-log.js';
 import { ticketUser } from './two-factor.service.js';
 
 const keyIdParams = z.object({ keyId: idParam });

@@ -16,10 +16,10 @@ import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { createHmac } from 'node:crypto';
 import type { Tx } from '../../db/client.js';
 import { securityKeyChallenges, securityKeys, userTwoFactor } from '../../db/schema.js';
-import { conflict, notFound } from '../../lib/http-errors.js';
-import { digestKey } from '../../lib/secrets.js';
-import type { ServerKeys } from '../../lib/server-key.js';
-import type { UserRow } from '../users/users.service.js';
+import { conflict, notFound } from '../../platform/http/http-errors.js';
+import { digestKey } from '../../platform/security/secrets.js';
+import type { ServerKeys } from '../../platform/security/server-key.js';
+import type { UserRow } from '../users/users.queries.js';
 import { requirePassword } from './two-factor.service.js';
 
 /**

@@ -1,4 +1,4 @@
-import { linkMail, type Mail } from '../../plugins/mail.js';
+import { linkMail, type Mail } from '../../platform/io/mailer.js';
 
 /**
  * The notice after two-step verification was turned on or off (ASVS V2.5.5: the account's

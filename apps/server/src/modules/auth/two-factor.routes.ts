@@ -13,12 +13,12 @@ import {
 } from '@merit/contract';
 import { twoFactorMessages } from '@merit/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { enqueueMail } from '../../lib/mail-job.js';
-import { badRequest } from '../../lib/http-errors.js';
-import { loadSelf } from '../users/users.service.js';
-import type { UserRow } from '../users/users.service.js';
+import { enqueueMail } from '../../platform/io/mail-job.js';
+import { badRequest } from '../../platform/http/http-errors.js';
+import { loadSelf } from '../users/users.queries.js';
+import type { UserRow } from '../users/users.queries.js';
 import { takeSecondStep } from './second-step.js';
-import { logSecurityEvent } from './security-log.js';
+import { logSecurityEvent } from '../../platform/security/security-log.js';
 import { twoFactorChangedMail, twoFactorReplayedMail } from './two-factor.mails.js';
 import {
   checkSecondFactor,

@@ -10,6 +10,7 @@ import {
   RECOVERY_CODE_COUNT,
   RECOVERY_CODE_GROUP,
   TOTP_SECRET_BYTES,
+  TWO_FACTOR_SETUP_TTL_MS,
   TWO_FACTOR_TICKET_MAX_FAILURES,
   TWO_FACTOR_TICKET_TTL_MS,
   twoFactorMessages,
@@ -25,19 +26,19 @@ import {
   twoFactorTickets,
   userTwoFactor,
 } from '../../db/schema.js';
-import { conflict, invalid } from '../../lib/http-errors.js';
-import { verifyPassword } from '../../lib/passwords.js';
-import { digestKey, newTokenKey, randomString } from '../../lib/secrets.js';
-import type { ServerKeys } from '../../lib/server-key.js';
-import type { UserRow } from '../users/users.service.js';
+import { conflict, invalid } from '../../platform/http/http-errors.js';
+import { verifyPassword } from '../../platform/security/passwords.js';
+import { digestKey, newTokenKey, randomString } from '../../platform/security/secrets.js';
+import type { ServerKeys } from '../../platform/security/server-key.js';
+import type { UserRow } from '../users/users.queries.js';
 import {
   DATABASE_KEY_FORMAT,
   decryptSecret,
   encryptSecret,
-  isReplayedTotp,
-  matchTotp,
   underDatabaseKey,
-} from './totp.js';
+} from '../../platform/security/key-encryption.js';
+import { isReplayedTotp, matchTotp } from './totp.js';
+import { twoFactorEnabled } from './auth-access.js';
 
 /**
  * The app_secrets row whose key encrypted two-step keys before the server secret existed
@@ -143,14 +144,6 @@ export async function moveTwoFactorKeysToServerKey(
 }
 
 /** Whether logging in as the user asks for a code after the password. */
-export async function twoFactorEnabled(db: Tx, userId: number): Promise<boolean> {
-  const [row] = await db
-    .select({ enabledAt: userTwoFactor.enabledAt })
-    .from(userTwoFactor)
-    .where(eq(userTwoFactor.userId, userId));
-  return Boolean(row?.enabledAt);
-}
-
 export async function twoFactorStatusOf(db: Tx, userId: number): Promise<TwoFactorStatus> {
   const [row] = await db
     .select({ enabledAt: userTwoFactor.enabledAt })
@@ -228,9 +221,6 @@ export async function startSetup(
   return { secret: text, otpauthUri: otpauthUri(user.username, text) };
 }
 
-/** A setup waits this long for its first code; then it must start again with a new key. */
-export const SETUP_TTL_MS = 30 * 60 * 1000;
-
 /**
  * Turns two-step verification on once the app shows it holds the key (a right code), and
  * returns the recovery codes: shown this once, kept only as digests.
@@ -248,7 +238,7 @@ export async function confirmSetup(
     .where(eq(userTwoFactor.userId, userId))
     .for('update');
   if (row?.enabledAt) throw conflict(twoFactorMessages.alreadyEnabled);
-  if (!row || now.getTime() - row.createdAt.getTime() >= SETUP_TTL_MS) {
+  if (!row || now.getTime() - row.createdAt.getTime() >= TWO_FACTOR_SETUP_TTL_MS) {
     throw conflict(twoFactorMessages.notStarted);
   }
   const typed = normalizeCode(code);

@@ -10,6 +10,7 @@ import {
 } from '@merit/domain';
 import { and, asc, desc, eq, exists, gte, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
+import { reviewedSql } from '../proposals/reviewed.queries.js';
 import {
   calls,
   committees,
@@ -303,27 +304,6 @@ export async function callDetail(
     extensions: visibleExtensions,
   };
 }
-
-/**
- * "Reviewed" in SQL (ARCHITECTURE.md "Reviewed"), for lists and counts that must not load
- * every proposal: submitted, at least one review, and every assigned reviewer has saved
- * one. The domain's `isReviewed` is the same rule; reviewed.api.test.ts holds the two to
- * the same answers. Written with table names in full, because drizzle leaves column names
- * unqualified in a one-table select, where `"id"` inside a subquery on reviews would mean
- * the review's id. Needs `proposals` in the FROM under its own name.
- */
-export const reviewedSql = sql<boolean>`(
-  "proposals"."state_val" >= 1
-  and exists (select 1 from "reviews" r where r."proposal_id" = "proposals"."id")
-  and not exists (
-    select 1 from "proposal_reviewers" pr
-    where pr."proposal_id" = "proposals"."id"
-      and not exists (
-        select 1 from "reviews" r2
-        where r2."proposal_id" = "proposals"."id" and r2."reviewer_id" = pr."user_id"
-      )
-  )
-)`;
 
 /** The chair's numbers: submitted proposals, and those of them not yet reviewed. */
 export async function callManagement(db: Tx, callId: number) {

@@ -22,11 +22,11 @@ import {
   proposalTypes,
   users,
 } from '../../db/schema.js';
-import { authorize } from '../../lib/authorize.js';
-import { conflict, invalid, notFound } from '../../lib/http-errors.js';
-import { enqueueMail } from '../../lib/mail-job.js';
-import { ImageTooLargeError, sanitizeRichText } from '../../lib/rich-text.js';
-import type { ReadWork, Work } from '../../lib/work.js';
+import { authorize } from '../../platform/http/authorize.js';
+import { conflict, invalid, notFound } from '../../platform/http/http-errors.js';
+import { enqueueMail } from '../../platform/io/mail-job.js';
+import { ImageTooLargeError, sanitizeRichText } from '../../platform/security/rich-text.js';
+import type { ReadWork, Work } from '../../platform/data/work.js';
 import { decisionAvailableMail } from '../proposals/proposals.mails.js';
 import { submittedTeamsOf } from '../proposals/proposals.queries.js';
 import {
@@ -60,7 +60,7 @@ export async function getCalls(work: ReadWork, filter: CallFilter) {
 
 export async function getCall(work: ReadWork, callId: number): Promise<CallDetail> {
   const found = await findCall(work.tx, callId);
-  if (!found) throw notFound(callNotFound);
+  if (!found) throw notFound(callMessages.notFound);
   const resource = await resourceFor(work, found.call);
   authorize(work.actor, 'call.view', resource, work.now);
   return callDetail(work.tx, work.actor, found, resource.actorExtensions, work.now);
@@ -68,14 +68,14 @@ export async function getCall(work: ReadWork, callId: number): Promise<CallDetai
 
 export async function getCallManagement(work: ReadWork, callId: number) {
   const found = await findCall(work.tx, callId);
-  if (!found) throw notFound(callNotFound);
+  if (!found) throw notFound(callMessages.notFound);
   authorize(work.actor, 'call.manage', await resourceFor(work, found.call), work.now);
   return callManagement(work.tx, found.call.id);
 }
 
 export async function getFormOrder(work: ReadWork, callId: number, kind: 'proposal' | 'review') {
   const found = await findCall(work.tx, callId);
-  if (!found) throw notFound(callNotFound);
+  if (!found) throw notFound(callMessages.notFound);
   authorize(work.actor, 'call.view', await resourceFor(work, found.call), work.now);
   return formOrder(work.tx, found.call.id, kind);
 }
@@ -151,7 +151,7 @@ export async function saveCall(work: Work, input: CallSave): Promise<number> {
   } else {
     if (!input.id) throw invalid({ id: ['This field is required.'] });
     existing = await lockCall(tx, input.id);
-    if (!existing) throw notFound(callNotFound);
+    if (!existing) throw notFound(callMessages.notFound);
     authorize(actor, 'call.edit', await resourceFor(work, existing), now);
     if (input.version !== undefined && input.version !== existing.version)
       throw conflict(callMessages.staleCopy);
@@ -273,7 +273,7 @@ async function committeeExists(tx: Tx, id: number): Promise<boolean> {
  */
 export async function closeCall(work: Work, callId: number, publicUrl: string): Promise<void> {
   const call = await lockCall(work.tx, callId);
-  if (!call) throw notFound(callNotFound);
+  if (!call) throw notFound(callMessages.notFound);
   authorize(work.actor, 'call.close', await resourceFor(work, call), work.now);
   // The lock already makes a second close wait and then see `closed`; the condition keeps
   // the transition right even for a writer that did not take it.
@@ -308,7 +308,7 @@ export async function closeCall(work: Work, callId: number, publicUrl: string): 
  */
 export async function addExtension(work: Work, input: ExtensionCreate): Promise<Extension> {
   const call = await lockCall(work.tx, input.callId);
-  if (!call) throw notFound(callNotFound);
+  if (!call) throw notFound(callMessages.notFound);
   authorize(work.actor, 'call.manageExtensions', await resourceFor(work, call), work.now);
   const [user] = await work.tx.select({ id: users.id }).from(users).where(eq(users.id, input.user));
   const others = await work.tx
@@ -357,7 +357,7 @@ export async function deleteExtension(
   extensionId: number,
 ): Promise<void> {
   const call = await lockCall(work.tx, callId);
-  if (!call) throw notFound(callNotFound);
+  if (!call) throw notFound(callMessages.notFound);
   authorize(work.actor, 'call.manageExtensions', await resourceFor(work, call), work.now);
   const [removed] = await work.tx
     .delete(extensions)

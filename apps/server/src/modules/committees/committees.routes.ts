@@ -9,7 +9,7 @@ import {
   idParams,
 } from '@merit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { deleteByIdRoute } from '../../lib/routes.js';
+import { deleteByIdRoute } from '../../platform/http/routes.js';
 import {
   createCommittee,
   committeeMembers,

@@ -11,10 +11,10 @@ import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/client.js';
 import { calls, committeeRoles, committees, users } from '../../db/schema.js';
-import { anyOf, isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
-import { authorize } from '../../lib/authorize.js';
-import { conflict, invalid, notFound } from '../../lib/http-errors.js';
-import type { ReadWork, Work } from '../../lib/work.js';
+import { anyOf, isForeignKeyViolation, isUniqueViolation } from '../../platform/data/db-errors.js';
+import { authorize } from '../../platform/http/authorize.js';
+import { conflict, invalid, notFound } from '../../platform/http/http-errors.js';
+import type { ReadWork, Work } from '../../platform/data/work.js';
 
 export const committeeNotFound = 'There is no committee with this id.';
 

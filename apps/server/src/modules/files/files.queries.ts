@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { proposalFiles, users } from '../../db/schema.js';
-import { personNameSql } from '../../lib/sql.js';
+import { personNameSql } from '../../platform/data/sql.js';
 
 export type FileRow = typeof proposalFiles.$inferSelect;
 export type NewFile = Omit<typeof proposalFiles.$inferInsert, 'id'>;

@@ -20,17 +20,16 @@ import { eq } from 'drizzle-orm';
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { changeRefusals } from '../../lib/routes.js';
+import { changeRefusals } from '../../platform/http/routes.js';
 import { z } from 'zod';
 import { users } from '../../db/schema.js';
-import { redeemTicket, type TicketKind } from '../../lib/download-tickets.js';
-import { DELETE_STORED_FILES_JOB, type DeleteStoredFiles } from '../../lib/file-storage.js';
-import { HttpError, invalid, notAuthenticated, notFound } from '../../lib/http-errors.js';
-import type { ReadWork } from '../../lib/work.js';
-import { admit, tokenKeyFrom } from '../../plugins/auth.js';
-import { administrationOfUser } from '../auth/admin-two-factor.js';
-import { NON_FIELD } from '../../plugins/errors.js';
-import { unstorableTextMessage, unstorableTextPaths } from '../../plugins/input-guard.js';
+import { redeemTicket, type TicketKind } from './download-tickets.js';
+import { DELETE_STORED_FILES_JOB, type DeleteStoredFiles } from '../../platform/io/file-storage.js';
+import { HttpError, invalid, notAuthenticated, notFound } from '../../platform/http/http-errors.js';
+import type { ReadWork } from '../../platform/data/work.js';
+import { admit, administrationOfUser, tokenKeyFrom } from '../auth/auth-access.js';
+import { NON_FIELD } from '../../platform/http/errors.js';
+import { unstorableTextMessage, unstorableTextPaths } from '../../platform/http/input-guard.js';
 import {
   checkUpload,
   downloadTicketFor,

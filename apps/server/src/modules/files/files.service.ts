@@ -17,13 +17,14 @@ import {
   seesReviewProgress,
   type FormType,
 } from '@merit/domain';
-import { issueTicket } from '../../lib/download-tickets.js';
-import { DELETE_STORED_FILES_JOB, type DeleteStoredFiles } from '../../lib/file-storage.js';
-import { HttpError, invalid, notFound } from '../../lib/http-errors.js';
-import type { ReadWork, Work } from '../../lib/work.js';
-import { responsesOf, touchProposal, type LoadedProposal } from '../proposals/proposals.queries.js';
+import { issueTicket } from './download-tickets.js';
+import { DELETE_STORED_FILES_JOB, type DeleteStoredFiles } from '../../platform/io/file-storage.js';
+import { HttpError, invalid, notFound } from '../../platform/http/http-errors.js';
+import type { ReadWork, Work } from '../../platform/data/work.js';
+import { touchProposal, type LoadedProposal } from '../proposals/proposals.queries.js';
+import { responsesOf } from '../proposals/answers.queries.js';
 import { typeFormsOf } from '../forms/type-forms.queries.js';
-import { loadFor } from '../proposals/proposals.service.js';
+import { loadFor } from '../proposals/proposal-access.js';
 import {
   deleteFileRow,
   fileCountOf,

@@ -8,10 +8,10 @@ import { fileMessages, MAX_UPLOAD_BYTES } from '@merit/domain';
 import { FileStore } from '@tus/file-store';
 import { Server, type Upload } from '@tus/server';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, invalid, notFound } from '../../lib/http-errors.js';
-import { ScannerUnavailableError } from '../../lib/virus-scan.js';
-import type { App, AuthUser } from '../../types.js';
-import { logSecurityEvent } from '../auth/security-log.js';
+import { HttpError, invalid, notFound } from '../../platform/http/http-errors.js';
+import { ScannerUnavailableError } from '../../platform/io/virus-scan.js';
+import type { App, AuthUser } from '../../platform/http/app-types.js';
+import { logSecurityEvent } from '../../platform/security/security-log.js';
 import { checkUpload, recordUpload, tooLarge, type StoredUpload } from './files.service.js';
 import type { FileRow } from './files.queries.js';
 

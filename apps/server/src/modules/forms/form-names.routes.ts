@@ -1,6 +1,6 @@
 import { errorBody, formName, formNameList, formNameSave } from '@merit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { deleteByIdRoute } from '../../lib/routes.js';
+import { deleteByIdRoute } from '../../platform/http/routes.js';
 import { createFormName, deleteFormName, listFormNames, updateFormName } from './forms.service.js';
 
 /** Form names, the Form Names tab of the Form Builder (spec section 2). Admins only. */

@@ -1,6 +1,6 @@
 import { errorBody, form, formExampleList, formList, formSave, formsQuery } from '@merit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { deleteByIdRoute } from '../../lib/routes.js';
+import { deleteByIdRoute } from '../../platform/http/routes.js';
 import { z } from 'zod';
 import { FORM_EXAMPLES } from './form-examples.js';
 import { deleteForm, getForms, saveForm } from './forms.service.js';

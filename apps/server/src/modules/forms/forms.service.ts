@@ -11,11 +11,11 @@ import { and, asc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/client.js';
 import { formNames, forms, proposalTypeForms } from '../../db/schema.js';
-import { anyOf, isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
-import { checkFormDefinition } from '../../lib/form-schema.js';
-import { authorize } from '../../lib/authorize.js';
-import { conflict, invalid, notFound } from '../../lib/http-errors.js';
-import type { ReadWork, Work } from '../../lib/work.js';
+import { anyOf, isForeignKeyViolation, isUniqueViolation } from '../../platform/data/db-errors.js';
+import { checkFormDefinition } from './form-access.js';
+import { authorize } from '../../platform/http/authorize.js';
+import { conflict, invalid, notFound } from '../../platform/http/http-errors.js';
+import type { ReadWork, Work } from '../../platform/data/work.js';
 
 export const formNameNotFound = 'There is no form name with this id.';
 export const formNotFound = 'There is no form with this id.';

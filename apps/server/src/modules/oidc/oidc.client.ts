@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import type { OidcConfig } from '../../config.js';
+import type { OidcConfig } from '../../config/config.js';
 
 /**
  * The provider's configuration, discovered on first use and kept for the life of the

@@ -10,10 +10,10 @@ import {
 import { messages, safeNext } from '@merit/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badRequest, notFound } from '../../lib/http-errors.js';
-import { logSecurityEvent } from '../auth/security-log.js';
-import { issueToken } from '../auth/tokens.js';
-import { userDetailsOf } from '../users/users.details.js';
+import { badRequest, notFound } from '../../platform/http/http-errors.js';
+import { logSecurityEvent } from '../../platform/security/security-log.js';
+import { issueToken } from '../auth/tokens.queries.js';
+import { userDetailsOf } from '../me/me-access.js';
 import {
   createOidcClient,
   randomNonce,

@@ -8,10 +8,10 @@ import {
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { loginCodes, oidcStates, userIdentities, users } from '../../db/schema.js';
-import { conflict, invalid } from '../../lib/http-errors.js';
-import { digestKey, newTokenKey } from '../../lib/secrets.js';
-import type { Work } from '../../lib/work.js';
-import { createUser, type UserRow } from '../users/users.service.js';
+import { conflict, invalid } from '../../platform/http/http-errors.js';
+import { digestKey, newTokenKey } from '../../platform/security/secrets.js';
+import type { Work } from '../../platform/data/work.js';
+import { createUser, type UserRow } from '../users/users.queries.js';
 
 /** A login must come back from the provider within this time. */
 export const OIDC_STATE_TTL_MS = 10 * 60 * 1000;
@@ -201,15 +201,6 @@ export async function takeLoginCode(db: Tx, code: string, now: Date): Promise<nu
     .where(and(eq(loginCodes.codeHash, digestKey(code)), gt(loginCodes.expiresAt, now)))
     .returning();
   return row?.userId ?? null;
-}
-
-export async function hasIdentity(db: Tx, userId: number): Promise<boolean> {
-  const rows = await db
-    .select({ id: userIdentities.id })
-    .from(userIdentities)
-    .where(eq(userIdentities.userId, userId))
-    .limit(1);
-  return rows.length > 0;
 }
 
 /**

@@ -11,8 +11,8 @@ import {
   textAnswers,
   type ResourceEntry,
 } from '@merit/domain';
-import type { ReadWork } from '../../lib/work.js';
-import { rawJson } from './export-serializer.js';
+import type { ReadWork } from '../../platform/data/work.js';
+import { rawJson } from '../../platform/http/projecting-serializer.js';
 import type { CallRow } from '../calls/calls.queries.js';
 import {
   type ProposalSet,
@@ -28,8 +28,8 @@ import {
   resourceEntriesOf,
   resourceEntriesOfCall,
   resourceTotalsOf,
-  type CallProposalRow,
-} from './proposals.queries.js';
+} from './resource-totals.queries.js';
+import { type CallProposalRow } from './chair.queries.js';
 
 /** What a chair's row adds to a call's proposal list. */
 export type ChairColumns = Pick<

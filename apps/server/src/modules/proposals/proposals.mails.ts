@@ -1,4 +1,4 @@
-import { linkMail, type Mail } from '../../plugins/mail.js';
+import { linkMail, type Mail } from '../../platform/io/mailer.js';
 
 /** Someone a mail goes to, greeted by first name (or username, without one). */
 export interface Recipient {

@@ -10,7 +10,9 @@ import {
   type CommitteeActor,
   type ProposalStateName,
 } from '@merit/domain';
-import type { CallProposalRow, LoadedProposal, SavedEntry, TypeForm } from './proposals.queries.js';
+import type { LoadedProposal } from './proposals.queries.js';
+import type { CallProposalRow } from './chair.queries.js';
+import type { SavedEntry, TypeForm } from './answers.queries.js';
 
 /**
  * The state a caller is told: Reviewed (stateVal 2) only to those who may know it, who

@@ -26,25 +26,24 @@ import {
 import { constants as zlib } from 'node:zlib';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { changeRefusals } from '../../lib/routes.js';
-import { logExportRead } from '../reviews/review-reads.js';
-import { projectingSerializer } from './export-serializer.js';
+import { changeRefusals } from '../../platform/http/routes.js';
+import { logExportRead } from '../reviews/review-access.js';
+import { projectingSerializer } from '../../platform/http/projecting-serializer.js';
 import {
-  addCollaborator,
   changeProposalState,
-  deleteEntry,
   deleteProposal,
-  getCallProposalExport,
-  getCallProposals,
   getMyProposals,
   getProposal,
+  saveProposalName,
+} from './proposals.service.js';
+import { getCallProposalExport, getCallProposals, saveDecisionSummary } from './chair.service.js';
+import {
+  addCollaborator,
   lockProposal,
   removeCollaborator,
-  saveDecisionSummary,
-  saveProposalName,
-  saveResponse,
   unlockProposal,
-} from './proposals.service.js';
+} from './team.service.js';
+import { deleteEntry, saveResponse } from './answers.service.js';
 
 const tags = ['proposals'];
 

@@ -1,4 +1,4 @@
-import { linkMail, type Mail } from '../../plugins/mail.js';
+import { linkMail, type Mail } from '../../platform/io/mailer.js';
 import { mailTime, type Recipient } from '../proposals/proposals.mails.js';
 
 /** What a reviewer's mails name: never the proposal's reviewers to anyone else. */

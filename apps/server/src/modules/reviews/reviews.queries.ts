@@ -23,7 +23,7 @@ import {
   reviews,
   users,
 } from '../../db/schema.js';
-import { personNameSql } from '../../lib/sql.js';
+import { personNameSql } from '../../platform/data/sql.js';
 import { typeFormsOf, type TypeFormDefinition } from '../forms/type-forms.queries.js';
 
 export type ReviewRow = typeof reviews.$inferSelect;

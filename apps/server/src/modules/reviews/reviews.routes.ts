@@ -14,7 +14,7 @@ import {
   RESPONSE_SAVE_BODY_LIMIT,
 } from '@merit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { changeRefusals } from '../../lib/routes.js';
+import { changeRefusals } from '../../platform/http/routes.js';
 import {
   assignReviewer,
   getMyReviews,
@@ -24,7 +24,7 @@ import {
   removeReviewer,
   saveReviewResponse,
 } from './reviews.service.js';
-import { logReviewRead } from './review-reads.js';
+import { logReviewRead } from './review-access.js';
 
 const tags = ['reviews'];
 const refusals = changeRefusals;

@@ -27,13 +27,13 @@ import {
   type ProposalResource,
   type ScoredForm,
 } from '@merit/domain';
-import { addToAuditBatch } from '../../lib/audit.js';
-import { forbidden, invalid, notFound } from '../../lib/http-errors.js';
-import { enqueueMail } from '../../lib/mail-job.js';
-import { loadActor, type ReadWork, type Work } from '../../lib/work.js';
-import { answerErrors } from '../proposals/proposal-answers.js';
+import { addToAuditBatch } from '../../platform/data/audit.js';
+import { forbidden, invalid, notFound } from '../../platform/http/http-errors.js';
+import { enqueueMail } from '../../platform/io/mail-job.js';
+import { loadActor, type ReadWork, type Work } from '../../platform/data/work.js';
+import { answerErrors } from '../forms/form-access.js';
 import type { LoadedProposal } from '../proposals/proposals.queries.js';
-import { loadFor } from '../proposals/proposals.service.js';
+import { loadFor } from '../proposals/proposal-access.js';
 import { reviewerAddedMail, reviewerRemovedMail } from './reviews.mails.js';
 import {
   authorWindows,

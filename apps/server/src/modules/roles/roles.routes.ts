@@ -8,17 +8,12 @@ import {
   roleUpdateRequest,
   userIdParams,
 } from '@merit/contract';
+import { userAdminMessages } from '@merit/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { invalid, notFound } from '../../lib/http-errors.js';
-import { userNotFound } from '../user-admin/user-admin.service.js';
-import { findUserById } from '../users/users.service.js';
-import {
-  createRole,
-  deleteRole,
-  presentCommitteeRole,
-  rolesOfUser,
-  updateRole,
-} from './roles.service.js';
+import { invalid, notFound } from '../../platform/http/http-errors.js';
+import { findUserById } from '../users/users.queries.js';
+import { createRole, deleteRole, presentCommitteeRole, updateRole } from './roles.service.js';
+import { rolesOfUser } from './roles.queries.js';
 
 /** The spec's role payload may repeat the user; when it does, it must be the user of the path. */
 function checkSameUser(bodyUserId: number | undefined, pathUserId: number): void {
@@ -46,7 +41,7 @@ export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) =>
       app.read(request, async ({ tx, now }) => {
         const user = await findUserById(tx, request.params.userId);
-        if (!user) throw notFound(userNotFound);
+        if (!user) throw notFound(userAdminMessages.notFound);
         return (await rolesOfUser(tx, user.id)).map((r) => presentCommitteeRole(r, now));
       }),
   );

@@ -6,52 +6,21 @@ import {
   validateRole,
   type RoleInput,
   type RoleValues,
+  userAdminMessages,
 } from '@merit/domain';
-import { and, asc, eq, ne } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { committeeRoles, committees, users } from '../../db/schema.js';
-import { isForeignKeyViolation } from '../../lib/db-errors.js';
-import { invalid, notFound } from '../../lib/http-errors.js';
-import type { Work } from '../../lib/work.js';
-import { userNotFound } from '../user-admin/user-admin.service.js';
-import { presentRole, type RoleRow } from '../users/users.presenter.js';
+import { isForeignKeyViolation } from '../../platform/data/db-errors.js';
+import { invalid, notFound } from '../../platform/http/http-errors.js';
+import type { Work } from '../../platform/data/work.js';
+import { presentRole } from '../users/users.presenter.js';
+import { findRole, type UserRoleRow } from './roles.queries.js';
 
 export const roleNotFound = 'There is no such role for this user.';
 
-const roleColumns = {
-  id: committeeRoles.id,
-  userId: committeeRoles.userId,
-  committeeId: committeeRoles.committeeId,
-  committeeName: committees.name,
-  role: committeeRoles.role,
-  commencement: committeeRoles.commencement,
-  termination: committeeRoles.termination,
-};
-
-export type UserRoleRow = RoleRow & { userId: number };
-
 export function presentCommitteeRole(row: UserRoleRow, now: Date): CommitteeRole {
   return { ...presentRole(row, now), userId: row.userId };
-}
-
-/** A user's roles, by committee name and then start date. */
-export async function rolesOfUser(db: Tx, userId: number): Promise<UserRoleRow[]> {
-  return db
-    .select(roleColumns)
-    .from(committeeRoles)
-    .innerJoin(committees, eq(committees.id, committeeRoles.committeeId))
-    .where(eq(committeeRoles.userId, userId))
-    .orderBy(asc(committees.name), asc(committeeRoles.commencement), asc(committeeRoles.id));
-}
-
-export async function findRole(db: Tx, id: number): Promise<UserRoleRow | undefined> {
-  const [row] = await db
-    .select(roleColumns)
-    .from(committeeRoles)
-    .innerJoin(committees, eq(committees.id, committeeRoles.committeeId))
-    .where(eq(committeeRoles.id, id))
-    .limit(1);
-  return row;
 }
 
 /**
@@ -64,7 +33,7 @@ async function lockUser(tx: Tx, userId: number): Promise<void> {
     .from(users)
     .where(eq(users.id, userId))
     .for('update');
-  if (!user) throw notFound(userNotFound);
+  if (!user) throw notFound(userAdminMessages.notFound);
 }
 
 /**

@@ -6,15 +6,11 @@ import {
   userListQuery,
   userPage,
 } from '@merit/contract';
+import { userAdminMessages } from '@merit/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { notFound } from '../../lib/http-errors.js';
-import { findUserById } from '../users/users.service.js';
-import {
-  listUsers,
-  presentAdminUser,
-  updateAccountFlags,
-  userNotFound,
-} from './user-admin.service.js';
+import { notFound } from '../../platform/http/http-errors.js';
+import { findUserById } from '../users/users.queries.js';
+import { listUsers, presentAdminUser, updateAccountFlags } from './user-admin.service.js';
 
 /** Manage Users (spec section 2, Admin screens). Admins only. */
 export const userAdminRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -50,7 +46,7 @@ export const userAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) =>
       app.read(request, async ({ tx, now }) => {
         const user = await findUserById(tx, request.params.id);
-        if (!user) throw notFound(userNotFound);
+        if (!user) throw notFound(userAdminMessages.notFound);
         return presentAdminUser(tx, user, now, app.config.adminTwoFactor);
       }),
   );

@@ -14,16 +14,14 @@ import {
 import { and, count, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { users } from '../../db/schema.js';
-import type { AuditAction } from '../../lib/audit.js';
-import { conflict, notFound } from '../../lib/http-errors.js';
-import { offsetOf, orderOf, pageOf } from '../../lib/pages.js';
-import type { Work } from '../../lib/work.js';
-import { revokeUserTokens } from '../auth/tokens.js';
-import { userDetailsOf } from '../users/users.details.js';
-import type { UserRow } from '../users/users.service.js';
-import { containing } from '../../lib/sql.js';
-
-export const userNotFound = 'There is no user with this id.';
+import type { AuditAction } from '../../platform/data/audit.js';
+import { conflict, notFound } from '../../platform/http/http-errors.js';
+import { offsetOf, orderOf, pageOf } from '../../platform/data/pages.js';
+import type { Work } from '../../platform/data/work.js';
+import { revokeUserTokens } from '../auth/tokens.queries.js';
+import { userDetailsOf } from '../me/me-access.js';
+import type { UserRow } from '../users/users.queries.js';
+import { containing } from '../../platform/data/sql.js';
 
 const summaryColumns = {
   id: users.id,
@@ -105,7 +103,7 @@ export async function updateAccountFlags(
     .where(and(eq(users.isAdmin, true), eq(users.isActive, true)))
     .for('update');
   const [target] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
-  if (!target) throw notFound(userNotFound);
+  if (!target) throw notFound(userAdminMessages.notFound);
   const requested = { isAdmin: update.is_admin, isActive: update.is_active };
   if (leavesNoActiveAdmin(target, requested, activeAdmins.length))
     throw conflict(userAdminMessages.lastActiveAdmin);

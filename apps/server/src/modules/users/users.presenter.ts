@@ -7,7 +7,7 @@ import {
   type CommitteeRoleName,
   type Gender,
 } from '@merit/domain';
-import type { UserRow } from './users.service.js';
+import type { UserRow } from './users.queries.js';
 
 export interface RoleRow {
   id: number;

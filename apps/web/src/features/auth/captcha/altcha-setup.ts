@@ -6,6 +6,6 @@ import 'altcha/altcha.css';
 import './altcha-colours.css';
 import ShaWorker from 'altcha/workers/sha?worker';
 
-// The server's challenges use SHA-256 (apps/server/src/plugins/captcha.ts); the other
+// The server's challenges use SHA-256 (apps/server/src/platform/security/captcha-store.ts); the other
 // algorithms are not registered, so a challenge asking for one fails visibly.
 globalThis.$altcha.algorithms.set('SHA-256', () => new ShaWorker());

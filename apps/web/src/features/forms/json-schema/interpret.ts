@@ -22,7 +22,7 @@ import {
 export const DRAFT = '7';
 
 // The formats @rjsf/validator-ajv8 adds to ajv-formats (file widgets send data URLs), as
-// the server does too (apps/server/src/lib/form-schema.ts).
+// the server does too (apps/server/src/modules/forms/form-access.ts).
 const DATA_URL = /^data:([a-z]+\/[a-z0-9-+.]+)?;(?:name=(.*);)?base64,(.*)$/;
 const COLOR =
   /^#?([0-9a-f]{3}|[0-9a-f]{6})$|^[a-z]+$|^rgb\(\s*\d{1,3}%?\s*,\s*\d{1,3}%?\s*,\s*\d{1,3}%?\s*\)$/i;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formValidator } from './rjsf-validator';
 import { schemaProblem } from './schema-problem';
 
-/** The server's ajv says the same for each (apps/server/src/lib/form-schema.ts). */
+/** The server's ajv says the same for each (apps/server/src/modules/forms/form-access.ts). */
 describe('schemaProblem', () => {
   it.each([
     ['a valid schema', { type: 'object', properties: { a: { type: 'string' } } }, null],

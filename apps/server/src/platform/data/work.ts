@@ -1,0 +1,142 @@
+import type { CommitteeActor, CommitteeRoleName } from '@merit/domain';
+import { messages } from '@merit/domain';
+import { eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { Tx } from '../../db/client.js';
+import { committeeRoles } from '../../db/schema.js';
+import type { App } from '../http/app-types.js';
+import { writeAudit, type AuditEntry } from './audit.js';
+import { pgCode } from './db-errors.js';
+import { notAuthenticated } from '../http/http-errors.js';
+import { enqueueJob } from './jobs.js';
+
+/** The caller as the rules see them: their id, the admin flag and their committee roles. */
+export type Actor = CommitteeActor;
+
+/** What a read needs: where to query, who is asking, and the one `now` its rules use. */
+export interface ReadWork {
+  tx: Tx;
+  actor: Actor;
+  now: Date;
+}
+
+/** A change in progress: one transaction, with its audit rows and jobs in it. */
+export interface Work extends ReadWork {
+  /** Records the change in the audit log, in this transaction. */
+  audit(entry: AuditEntry): Promise<void>;
+  /** Queues a job (a mail) that runs only once this transaction has committed. */
+  enqueue(kind: string, payload: unknown): Promise<void>;
+}
+
+/** A change made for an anonymous caller (registration, password reset). */
+export type AnonymousWork = Omit<Work, 'actor'>;
+
+/** The caller with their committee roles, as every rule reads them. */
+export async function loadActor(db: Tx, userId: number, isAdmin: boolean): Promise<Actor> {
+  const roles = await db
+    .select({
+      committeeId: committeeRoles.committeeId,
+      role: committeeRoles.role,
+      commencement: committeeRoles.commencement,
+      termination: committeeRoles.termination,
+    })
+    .from(committeeRoles)
+    .where(eq(committeeRoles.userId, userId));
+  return {
+    id: userId,
+    isAdmin,
+    roles: roles.map((r) => ({ ...r, role: r.role as CommitteeRoleName })),
+  };
+}
+
+/** Transactions that lost a deadlock or a serialization check are tried again this often. */
+const RETRIES = 3;
+const isRetryable = (error: unknown) => ['40P01', '40001'].includes(pgCode(error) ?? '');
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Runs one read for a logged-in caller: `{tx, actor, now}`. No transaction: a read
+     * that must see one consistent state of several tables uses `write` instead.
+     */
+    read<T>(request: FastifyRequest, fn: (work: ReadWork) => Promise<T>): Promise<T>;
+    /**
+     * Runs one change for a logged-in caller in one transaction: load (rows that a check
+     * guards `FOR UPDATE`), `authorize`, change, `audit`, all or nothing. Jobs it queued
+     * run after the commit; a deadlock is retried.
+     */
+    write<T>(request: FastifyRequest, fn: (work: Work) => Promise<T>): Promise<T>;
+    /** `write` for the public routes, where nobody is logged in. */
+    writeAnonymous<T>(fn: (work: AnonymousWork) => Promise<T>): Promise<T>;
+    /** `write` as a given user, outside a request (command-line tools, test fixtures). */
+    writeAs<T>(user: { id: number; isAdmin: boolean }, fn: (work: Work) => Promise<T>): Promise<T>;
+  }
+}
+
+/**
+ * The one unit of work every handler goes through (ARCHITECTURE.md, STYLE.md "One
+ * checkpoint"): parse (the route's schema), then `app.read`/`app.write` hands the service
+ * `{tx, actor, now}` and the service loads, authorizes, changes with its audit row, and
+ * returns what the route presents.
+ */
+export function registerUnitOfWork(app: App): void {
+  const callerOf = (request: FastifyRequest) => {
+    // The auth hook refuses anonymous callers on every route that is not public.
+    if (!request.user) throw notAuthenticated(messages.notAuthenticated);
+    return request.user;
+  };
+
+  async function transaction<T>(
+    actorId: number | null,
+    load: (tx: Tx) => Promise<Actor | null>,
+    fn: (work: Work) => Promise<T>,
+  ): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      let queued = 0;
+      try {
+        const result = await app.db.transaction(async (tx) => {
+          const now = app.now();
+          const actor = await load(tx);
+          return fn({
+            tx,
+            actor: actor as Actor,
+            now,
+            audit: (entry) => writeAudit(tx, actorId, now, entry),
+            enqueue: async (kind, payload) => {
+              await enqueueJob(tx, kind, payload, now);
+              queued += 1;
+            },
+          });
+        });
+        if (queued > 0) app.jobs.nudge();
+        return result;
+      } catch (error) {
+        if (attempt < RETRIES && isRetryable(error)) continue;
+        throw error;
+      }
+    }
+  }
+
+  const writeAs = <T>(user: { id: number; isAdmin: boolean }, fn: (work: Work) => Promise<T>) =>
+    transaction(user.id, (tx) => loadActor(tx, user.id, user.isAdmin), fn);
+
+  // The caller's roles came with their token (modules/auth/tokens.queries.ts), read in the same query:
+  // one query fewer for every request, read or change.
+  const actorOf = (request: FastifyRequest): Actor => {
+    const user = callerOf(request);
+    return { id: user.id, isAdmin: user.isAdmin, roles: user.roles };
+  };
+
+  app.decorate('read', async <T>(request: FastifyRequest, fn: (work: ReadWork) => Promise<T>) => {
+    const actor = actorOf(request);
+    return fn({ tx: app.db, actor, now: app.now() });
+  });
+  app.decorate('write', <T>(request: FastifyRequest, fn: (work: Work) => Promise<T>) => {
+    const actor = actorOf(request);
+    return transaction(actor.id, async () => actor, fn);
+  });
+  app.decorate('writeAs', writeAs);
+  app.decorate('writeAnonymous', <T>(fn: (work: AnonymousWork) => Promise<T>) =>
+    transaction(null, async () => null, fn),
+  );
+}
