@@ -3,7 +3,7 @@ import { FormControlLabel, Switch, Typography } from '@mui/material';
 import { useState } from 'react';
 import { DataTable, type Column } from '../../components/table/DataTable';
 import { useTableState } from '../../components/table/use-table-state';
-import { formatRoleDate, ROLE_LABELS } from '../admin/role-dates';
+import { formatRoleDate, ROLE_LABELS } from '../roles/role-dates';
 
 const COLUMNS: readonly Column<UserRole>[] = [
   {

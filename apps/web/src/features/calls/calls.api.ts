@@ -1,8 +1,15 @@
 import type { CallSave, ExtensionCreate } from '@merit/contract';
 import { USER_LOOKUP_MIN_LENGTH } from '@merit/domain';
-import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
 import { apiRequest } from '../../api/client';
 import { noBody } from '../../api/contract';
+import { useNotify } from '../../components/notifications/notification-context';
 import { callDetailQuery, callKeys, type CallFilter } from './call-queries';
 
 export { callDetailQuery, callKeys, type CallFilter } from './call-queries';
@@ -43,6 +50,26 @@ export function closeCall(callId: number) {
     method: 'POST',
     body: { callId },
     schema: (c) => c.callDetail,
+  });
+}
+
+/**
+ * Closes the call, says so, and refreshes everything that shows calls. `onSettled` runs
+ * either way (the page closes its dialog); a refusal stays in the mutation's error.
+ */
+export function useCloseCall(
+  call: { id: number; name: string },
+  { onSettled }: { onSettled: () => void },
+) {
+  const queryClient = useQueryClient();
+  const notify = useNotify();
+  return useMutation({
+    mutationFn: () => closeCall(call.id),
+    onSuccess: async () => {
+      notify(`The call “${call.name}” has been closed.`);
+      await refreshCalls(queryClient);
+    },
+    onSettled,
   });
 }
 

@@ -1,12 +1,9 @@
 import { Alert, Button, Stack } from '@mui/material';
-import { useMutation } from '@tanstack/react-query';
-import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
-import { setToken } from '../../api/session';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { AuthLayout } from '../../components/AuthLayout';
 import { LoadingView } from '../../components/LoadingView';
-import { useNotify } from '../../components/notifications/notification-context';
-import { exchangeOidcCode } from '../../features/auth/auth.api';
 import { safeNext } from '../../features/auth/safe-next';
+import { useOidcLogin } from '../../features/auth/use-oidc-login';
 import { useOnce } from '../../features/auth/use-once';
 
 /**
@@ -16,18 +13,9 @@ import { useOnce } from '../../features/auth/use-once';
  */
 export default function OidcCompletePage() {
   const [params] = useSearchParams();
-  const navigate = useNavigate();
-  const notify = useNotify();
   const code = params.get('code') ?? '';
   const next = safeNext(params.get('next')) ?? '/';
-  const exchange = useMutation({
-    mutationFn: exchangeOidcCode,
-    onSuccess: ({ key }) => {
-      setToken(key);
-      notify('Logged in.');
-      void navigate(next, { replace: true });
-    },
-  });
+  const exchange = useOidcLogin(next);
   useOnce(code, () => {
     if (code) exchange.mutate(code);
   });

@@ -1,12 +1,11 @@
 import { messages } from '@merit/domain';
 import { Alert, Button, Stack, Typography } from '@mui/material';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink, useParams } from 'react-router';
 import { isApiError } from '../../api/client';
 import { AuthLayout } from '../../components/AuthLayout';
 import { LoadingView } from '../../components/LoadingView';
-import { verifyEmail } from '../../features/auth/auth.api';
-import { currentUserKey, useToken } from '../../features/auth/session-hooks';
+import { useToken } from '../../features/auth/session-hooks';
+import { useEmailVerification } from '../../features/auth/use-email-verification';
 import { useOnce } from '../../features/auth/use-once';
 
 /**
@@ -16,12 +15,7 @@ import { useOnce } from '../../features/auth/use-once';
 export default function VerifyEmailPage() {
   const { confirmationKey = '' } = useParams();
   const signedIn = useToken() !== null;
-  const queryClient = useQueryClient();
-  const verification = useMutation({
-    mutationFn: verifyEmail,
-    // A signed-in user confirmed a new address: their details now show it.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: currentUserKey }),
-  });
+  const verification = useEmailVerification();
   useOnce(confirmationKey, () => verification.mutate(confirmationKey));
 
   if (verification.isPending || verification.isIdle) {

@@ -1,7 +1,6 @@
 import type { CallDetail } from '@merit/contract';
 import { callMessages } from '@merit/domain';
 import { Alert, Box, Button, Paper, Stack, Typography } from '@mui/material';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessages, isApiError } from '../../api/client';
 import { AccessDeniedView } from '../../components/AccessDeniedView';
@@ -10,17 +9,11 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorList } from '../../components/ErrorList';
 import { LoadFailedView } from '../../components/LoadFailedView';
 import { LoadingView } from '../../components/LoadingView';
-import { useNotify } from '../../components/notifications/notification-context';
 import { NotFoundView } from '../../components/NotFoundView';
 import { PageHeading } from '../../components/PageHeading';
 import { useIdParam } from '../../components/use-id-param';
 import { formatCallDate } from '../../features/calls/call-dates';
-import {
-  closeCall,
-  refreshCalls,
-  useCall,
-  useCallManagement,
-} from '../../features/calls/calls.api';
+import { useCall, useCallManagement, useCloseCall } from '../../features/calls/calls.api';
 
 /** /calls/{callId}/manage (chairs): the call's numbers, and closing it. */
 export default function ManageCallPage() {
@@ -82,16 +75,7 @@ function closeBlocker(call: CallDetail): string | null {
 
 function CloseCall({ call }: { call: CallDetail }) {
   const [asking, setAsking] = useState(false);
-  const queryClient = useQueryClient();
-  const notify = useNotify();
-  const closing = useMutation({
-    mutationFn: () => closeCall(call.id),
-    onSuccess: async () => {
-      notify(`The call “${call.name}” has been closed.`);
-      await refreshCalls(queryClient);
-    },
-    onSettled: () => setAsking(false),
-  });
+  const closing = useCloseCall(call, { onSettled: () => setAsking(false) });
   const blocker = closeBlocker(call);
 
   return (

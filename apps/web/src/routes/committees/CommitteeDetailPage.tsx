@@ -11,8 +11,8 @@ import { SearchParamTabs } from '../../components/SearchParamTabs';
 import { DataTable, type Column } from '../../components/table/DataTable';
 import { useTableState } from '../../components/table/use-table-state';
 import { useIdParam } from '../../components/use-id-param';
-import { useCommittee } from '../../features/admin/admin.api';
-import { formatRoleDate, ROLE_LABELS } from '../../features/admin/role-dates';
+import { useCommittee } from '../../features/committees/committees.api';
+import { formatRoleDate, ROLE_LABELS } from '../../features/roles/role-dates';
 import {
   BY_OPENING_DESC,
   callDateColumns,

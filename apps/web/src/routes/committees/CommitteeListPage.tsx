@@ -12,7 +12,11 @@ import { DataTable, type Column } from '../../components/table/DataTable';
 import { searchRows } from '../../components/table/sort-rows';
 import { useDeleteRow } from '../../components/table/use-delete-row';
 import { useTableState } from '../../components/table/use-table-state';
-import { adminKeys, deleteCommittee, useCommitteeList } from '../../features/admin/admin.api';
+import {
+  committeeKeys,
+  deleteCommittee,
+  useCommitteeList,
+} from '../../features/committees/committees.api';
 
 const nameColumn: Column<Committee> = {
   key: 'name',
@@ -36,7 +40,7 @@ export default function CommitteeListPage() {
     message: (committee) =>
       `The committee ${committee.name} will be deleted. This cannot be undone.`,
     done: (committee) => `The committee ${committee.name} has been deleted.`,
-    refresh: (client) => client.invalidateQueries({ queryKey: adminKeys.committees }),
+    refresh: (client) => client.invalidateQueries({ queryKey: committeeKeys.list }),
   });
   const columns = [nameColumn, deletion.column];
   const table = useTableState(columns, { defaultSort: { key: 'name', direction: 'asc' } });

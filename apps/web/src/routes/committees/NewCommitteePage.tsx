@@ -8,7 +8,7 @@ import { TextInput } from '../../components/form/TextInput';
 import { useServerForm } from '../../components/form/use-server-form';
 import { useNotify } from '../../components/notifications/notification-context';
 import { PageHeading } from '../../components/PageHeading';
-import { adminKeys, createCommittee } from '../../features/admin/admin.api';
+import { committeeKeys, createCommittee } from '../../features/committees/committees.api';
 
 /** /committees/new (admin only). */
 export default function NewCommitteePage() {
@@ -21,7 +21,7 @@ export default function NewCommitteePage() {
     validate: validateCommittee,
     submit: (values: { name: string }) => createCommittee(values.name.trim()),
     onSuccess: (committee) => {
-      void queryClient.invalidateQueries({ queryKey: adminKeys.committees });
+      void queryClient.invalidateQueries({ queryKey: committeeKeys.list });
       notify(`The committee ${committee.name} has been added.`);
       void navigate(`/committees/${committee.id}/`);
     },

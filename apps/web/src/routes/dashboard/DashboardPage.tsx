@@ -6,9 +6,9 @@ import { PageHeading } from '../../components/PageHeading';
 import { useCurrentUser } from '../../features/auth/session-hooks';
 import { isAnyMember } from '../../features/calls/call-actor';
 import { useCallList } from '../../features/calls/calls.api';
+import { MyProposals } from '../../features/dashboard/MyProposals';
+import { MyReviews } from '../../features/dashboard/MyReviews';
 import { usePendingReviews } from '../../features/reviews/reviews.api';
-import { MyProposals } from './MyProposals';
-import { MyReviews } from './MyReviews';
 
 /**
  * `/` (spec section 2, Dashboard): a count of open calls, for committee members a count

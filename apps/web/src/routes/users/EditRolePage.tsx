@@ -4,9 +4,10 @@ import { LoadingView } from '../../components/LoadingView';
 import { NotFoundView } from '../../components/NotFoundView';
 import { PageHeading } from '../../components/PageHeading';
 import { useIdParam } from '../../components/use-id-param';
-import { useAdminUser, useUserRoles } from '../../features/admin/admin.api';
-import { RoleForm } from '../../features/admin/RoleForm';
-import { displayName } from '../../features/admin/role-dates';
+import { RoleForm } from '../../features/roles/RoleForm';
+import { useUserRoles } from '../../features/roles/roles.api';
+import { displayName } from '../../features/users/display-name';
+import { useAdminUser } from '../../features/users/users.api';
 
 /** /users/{userId}/roles/{roleId}/ (admin only). */
 export default function EditRolePage() {

@@ -1,8 +1,7 @@
-import type { AdminUserDetails, UserAdminUpdate, UserRole } from '@merit/contract';
+import type { AdminUserDetails, UserRole } from '@merit/contract';
 import { GENDER_LABELS, isDeletedAccountEmail, userAdminMessages } from '@merit/domain';
 import AddIcon from '@mui/icons-material/Add';
 import { Button, Chip, Link, Stack, Typography } from '@mui/material';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
 import { errorMessages } from '../../api/client';
 import { BackLink } from '../../components/BackLink';
@@ -13,7 +12,6 @@ import { ErrorList } from '../../components/ErrorList';
 import { LoadFailedView } from '../../components/LoadFailedView';
 import { LoadingView } from '../../components/LoadingView';
 import { NotFoundView } from '../../components/NotFoundView';
-import { useNotify } from '../../components/notifications/notification-context';
 import { PageHeading } from '../../components/PageHeading';
 import { Section } from '../../components/Section';
 import { DataTable, type Column } from '../../components/table/DataTable';
@@ -21,15 +19,15 @@ import { useDeleteRow } from '../../components/table/use-delete-row';
 import { useTableState } from '../../components/table/use-table-state';
 import { useConfirm } from '../../components/use-confirm';
 import { useIdParam } from '../../components/use-id-param';
+import { useCurrentUser } from '../../features/auth/session-hooks';
+import { formatRoleDate, ROLE_LABELS } from '../../features/roles/role-dates';
+import { deleteRole, refreshAfterRoleChange } from '../../features/roles/roles.api';
+import { displayName } from '../../features/users/display-name';
 import {
-  adminKeys,
-  deleteRole,
-  refreshAfterRoleChange,
-  updateUserFlags,
   useAdminUser,
-} from '../../features/admin/admin.api';
-import { displayName, formatRoleDate, ROLE_LABELS } from '../../features/admin/role-dates';
-import { currentUserKey, useCurrentUser } from '../../features/auth/session-hooks';
+  useUpdateUserFlags,
+  type UserFlagsChange,
+} from '../../features/users/users.api';
 
 /** /users/{userId}/ (admin only): the account, its admin and active flags, and its roles. */
 export default function UserDetailPage() {
@@ -96,35 +94,21 @@ function UserDetail({ userId }: { userId: number }) {
   );
 }
 
-interface FlagAction {
+interface FlagAction extends UserFlagsChange {
   label: string;
   title: string;
   text: string;
-  change: UserAdminUpdate;
-  done: string;
 }
 
 /** Make admin / Remove admin, Deactivate / Reactivate: each asks first. */
 function AccountActions({ user }: { user: AdminUserDetails }) {
   const me = useCurrentUser();
-  const queryClient = useQueryClient();
-  const notify = useNotify();
   const confirm = useConfirm<FlagAction>();
   const asking = confirm.subject;
   const name = displayName(user);
   const self = me.id === user.id;
 
-  const mutation = useMutation({
-    mutationFn: (action: FlagAction) => updateUserFlags(user.id, action.change),
-    onSuccess: (details, action) => {
-      queryClient.setQueryData(adminKeys.user(user.id), details);
-      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
-      // Admins who change their own flags lose (part of) the access this page needs.
-      if (self) void queryClient.invalidateQueries({ queryKey: currentUserKey });
-      notify(action.done);
-    },
-    onSettled: confirm.close,
-  });
+  const mutation = useUpdateUserFlags(user.id, { onSettled: confirm.close });
 
   const actions: FlagAction[] = [
     user.is_admin

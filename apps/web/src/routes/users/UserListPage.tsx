@@ -9,8 +9,8 @@ import { SearchField } from '../../components/SearchField';
 import { DataTable, type Column } from '../../components/table/DataTable';
 import { useTableState } from '../../components/table/use-table-state';
 import { useDebouncedValue } from '../../components/use-debounced-value';
-import { useUserList } from '../../features/admin/admin.api';
-import { displayName } from '../../features/admin/role-dates';
+import { displayName } from '../../features/users/display-name';
+import { useUserList } from '../../features/users/users.api';
 
 /** How long typing must pause before the list is searched again. */
 const SEARCH_DELAY_MS = 300;

@@ -2,9 +2,9 @@ import { adminTwoFactorMessages, messages } from '@merit/domain';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { currentUserKey } from '../features/auth/session-hooks';
-import { makeUser } from '../test/fixtures';
-import { AFTER_NAVIGATION, apiCalls, renderApp, stubApi } from '../test/render-app';
+import { makeUser } from '../../test/fixtures';
+import { AFTER_NAVIGATION, apiCalls, renderApp, stubApi } from '../../test/render-app';
+import { currentUserKey } from './session-hooks';
 
 /**
  * ADMIN_TWO_FACTOR=required (ASVS V4.3.1): an admin who logs in with a password and has

@@ -6,7 +6,7 @@ import { resetFakeAltcha } from '../../test/fake-altcha';
 import { makeUser } from '../../test/fixtures';
 import { AFTER_NAVIGATION, apiCalls, renderApp, sentBody, stubApi } from '../../test/render-app';
 
-vi.mock('../../features/auth/captcha/load-altcha', () => import('../../test/fake-altcha'));
+vi.mock('./captcha/load-altcha', () => import('../../test/fake-altcha'));
 
 beforeEach(resetFakeAltcha);
 

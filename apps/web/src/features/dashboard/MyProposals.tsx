@@ -1,10 +1,10 @@
 import type { MyProposal } from '@merit/contract';
 import { Button, Link } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
-import { DashboardTable } from './DashboardTable';
 import type { Column } from '../../components/table/DataTable';
-import { formatCallDate } from '../../features/calls/call-dates';
-import { useMyProposals } from '../../features/proposals/proposals.api';
+import { formatCallDate } from '../calls/call-dates';
+import { useMyProposals } from '../proposals/proposals.api';
+import { DashboardTable } from './DashboardTable';
 
 const editorPath = (row: MyProposal) => `/calls/${row.callId}/proposals/${row.id}/`;
 

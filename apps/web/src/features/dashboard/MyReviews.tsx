@@ -2,11 +2,11 @@ import type { MyReview } from '@merit/contract';
 import { formatScore } from '@merit/domain';
 import { Button, Link } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
-import { DashboardTable } from './DashboardTable';
 import type { Column } from '../../components/table/DataTable';
-import { formatCallDate } from '../../features/calls/call-dates';
-import { reviewPath } from '../../features/reviews/review-paths';
-import { useMyReviews } from '../../features/reviews/reviews.api';
+import { formatCallDate } from '../calls/call-dates';
+import { reviewPath } from '../reviews/review-paths';
+import { useMyReviews } from '../reviews/reviews.api';
+import { DashboardTable } from './DashboardTable';
 
 const COLUMNS: readonly Column<MyReview>[] = [
   {

@@ -8,7 +8,7 @@ import { apiCalls, renderApp, sentBody, stubApi } from '../../test/render-app';
 
 // CodeMirror needs layout that jsdom lacks; the editor's contract (a labelled text that
 // reports changes) is what the page relies on, so a textarea stands in for it.
-vi.mock('../../features/forms/JsonEditor', () => ({
+vi.mock('./JsonEditor', () => ({
   JSON_EDITOR_HEIGHT: '400px',
   JsonEditor: (props: {
     label: string;

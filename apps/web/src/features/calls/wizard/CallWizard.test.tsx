@@ -2,17 +2,12 @@ import { callDateMessages, callMessages, messages, validationMessages } from '@m
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  chairAbilities,
-  makeCall,
-  makeForm,
-  makeProposalType,
-} from '../../features/calls/calls.fixtures';
-import { makeUser } from '../../test/fixtures';
-import { AFTER_NAVIGATION, renderApp, sentBody, stubApi } from '../../test/render-app';
+import { makeUser } from '../../../test/fixtures';
+import { AFTER_NAVIGATION, renderApp, sentBody, stubApi } from '../../../test/render-app';
+import { chairAbilities, makeCall, makeForm, makeProposalType } from '../calls.fixtures';
 
 // ProseMirror needs layout jsdom lacks; the wizard's logic does not depend on the editor.
-vi.mock('../../features/calls/RichTextEditor', () => ({
+vi.mock('../RichTextEditor', () => ({
   default: ({
     label,
     value,

@@ -10,8 +10,9 @@ import { useServerForm } from '../../components/form/use-server-form';
 import { LoadFailedView } from '../../components/LoadFailedView';
 import { LoadingView } from '../../components/LoadingView';
 import { useNotify } from '../../components/notifications/notification-context';
-import { createRole, refreshAfterRoleChange, updateRole, useCommitteeList } from './admin.api';
+import { useCommitteeList } from '../committees/committees.api';
 import { ROLE_LABELS, toDateInputValue } from './role-dates';
+import { createRole, refreshAfterRoleChange, updateRole } from './roles.api';
 
 const LABELS = {
   committeeId: 'Committee',
