@@ -1,10 +1,6 @@
-import { createWriteStream } from 'node:fs';
 import { lstat, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import { createGzip } from 'node:zlib';
 import { ConfigError, loadConfig } from '../config/config.js';
 import { openDatabase } from '../db/client.js';
 import {
@@ -15,13 +11,13 @@ import {
   removeLeftovers,
   requestSnapshot,
 } from '../platform/io/online-backup.js';
+import { BackupArchiveWriter } from '../platform/io/backup-archive.js';
 import { keepNewFilesPrivate } from '../platform/io/private-files.js';
-import { readTar, TarWriter } from '../platform/io/tar.js';
 
 /**
  * `npm run backup`: the embedded database and everything else in DATA_DIR (stored files,
  * the mail outbox, uploads in progress) in one .tar.gz whose layout is a DATA_DIR, taken
- * consistently while the server runs (lib/online-backup.ts). `npm run restore` puts it
+ * consistently while the server runs (platform/io/online-backup.ts). `npm run restore` puts it
  * back. On PostgreSQL, pg_dump backs up the database (README.md, "Backups").
  */
 keepNewFilesPrivate();
@@ -79,7 +75,7 @@ if (!snapshot) {
 }
 
 /** Adds a folder of the snapshot to the archive under `prefix`, files at their size now. */
-async function addTree(tar: TarWriter, folder: string, prefix: string): Promise<number> {
+async function addTree(tar: BackupArchiveWriter, folder: string, prefix: string): Promise<number> {
   let files = 0;
   for (const entry of await readdir(folder, { withFileTypes: true })) {
     const source = path.join(folder, entry.name);
@@ -99,9 +95,7 @@ async function addTree(tar: TarWriter, folder: string, prefix: string): Promise<
 const partial = `${target}.partial`;
 let storedFiles = 0;
 try {
-  const gzip = createGzip();
-  const written = pipeline(gzip, createWriteStream(partial, { mode: 0o600 }));
-  const tar = new TarWriter(gzip);
+  const tar = new BackupArchiveWriter(partial);
   const manifest = {
     format: BACKUP_FORMAT,
     createdAt: new Date().toISOString(),
@@ -111,15 +105,9 @@ try {
   await tar.buffer(BACKUP_MANIFEST, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
   // The database's own dump, unpacked to db/, so the archive unpacks to a DATA_DIR.
   await tar.directory('db');
-  const dump = Readable.from([await readFile(path.join(snapshot, 'db.tar'))]);
-  for await (const entry of readTar(dump)) {
-    const name = `db/${entry.name.replace(/^\/+/, '')}`;
-    if (entry.type === 'directory') await tar.directory(name, entry.mtime);
-    else if (entry.type === 'file') await tar.buffer(name, await entry.read(), entry.mtime, 0o600);
-  }
+  await tar.tar(await readFile(path.join(snapshot, 'db.tar')), 'db', 0o600);
   storedFiles = await addTree(tar, path.join(snapshot, 'data'), '');
   await tar.finish();
-  await written;
   await rename(partial, target);
 } catch (error) {
   await rm(partial, { force: true });

@@ -1,12 +1,11 @@
-import { createReadStream } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createGunzip } from 'node:zlib';
 import { count } from 'drizzle-orm';
 import { ConfigError, loadConfig } from '../config/config.js';
 import { openDatabase } from '../db/client.js';
 import { proposalFiles, proposals, reviews } from '../db/schema.js';
+import { BackupArchiveError, unpackBackup } from '../platform/io/backup-archive.js';
 import {
   BACKUP_FORMAT,
   BACKUP_MANIFEST,
@@ -16,7 +15,6 @@ import {
   RESTORE_PREFIX,
 } from '../platform/io/online-backup.js';
 import { keepNewFilesPrivate, privateDataDir } from '../platform/io/private-files.js';
-import { readTar, TarFormatError } from '../platform/io/tar.js';
 
 /**
  * `npm run restore -- FILE`: a backup made by `npm run backup` into DATA_DIR, which must be
@@ -84,37 +82,13 @@ const release = await holdDataDir(dataDir);
 const unpacked = await mkdtemp(path.join(dataDir, RESTORE_PREFIX));
 const started = performance.now();
 try {
-  let manifest: { format?: string; createdAt?: string } | undefined;
-  let files = 0;
-  try {
-    for await (const entry of readTar(createReadStream(archive).pipe(createGunzip()))) {
-      const name = entry.name.replace(/\/+$/, '');
-      if (manifest === undefined) {
-        if (name !== BACKUP_MANIFEST) break;
-        manifest = JSON.parse((await entry.read()).toString('utf8')) as typeof manifest;
-        continue;
-      }
-      // Nothing may land outside the folder: no absolute paths, no "..".
-      const parts = name.split('/');
-      if (name === '' || name.startsWith('/') || parts.some((p) => p === '..' || p === '.'))
-        throw new TarFormatError(`The archive holds an unsafe path: ${JSON.stringify(name)}.`);
-      if (!isDataEntry(parts[0]!) && parts[0] !== 'db')
-        throw new TarFormatError(`The archive holds ${JSON.stringify(name)}, which no backup has.`);
-      const target = path.join(unpacked, name);
-      if (entry.type === 'directory') await mkdir(target, { recursive: true });
-      else if (entry.type === 'file') {
-        await mkdir(path.dirname(target), { recursive: true });
-        await entry.writeTo(target, 0o600);
-        if (parts[0] !== 'db') files += 1;
-      }
-    }
-  } catch (error) {
-    if (error instanceof TarFormatError)
+  const { manifest, files } = await unpackBackup(archive, unpacked).catch((error: unknown) => {
+    if (error instanceof BackupArchiveError)
       throw new Refusal(`${archive} cannot be restored: ${error.message}`);
     if ((error as NodeJS.ErrnoException).code === 'Z_DATA_ERROR')
       throw new Refusal(`${archive} is not a backup made by npm run backup (it is not gzip data).`);
     throw error;
-  }
+  });
   if (manifest?.format !== BACKUP_FORMAT)
     throw new Refusal(
       `${archive} is not a backup made by npm run backup (it has no ${BACKUP_MANIFEST}).`,

@@ -6,19 +6,30 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { workerData } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
-import { readTar } from '../platform/io/tar.js';
+import { Parser, type ReadEntry } from 'tar';
 
 const { templateFile, folder } = workerData as { templateFile: string; folder: string };
 
-// In memory, so reading the archive waits for nothing but the CPU.
-for await (const entry of readTar(Readable.from([gunzipSync(readFileSync(templateFile))]))) {
-  const target = path.join(folder, entry.name.replace(/^\/+/, ''));
-  if (entry.type === 'directory') mkdirSync(target, { recursive: true, mode: 0o700 });
-  else if (entry.type === 'file') {
-    mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
-    writeFileSync(target, await entry.read(), { mode: 0o600 });
-  }
-}
+const FILE_TYPES = new Set(['File', 'OldFile', 'ContiguousFile']);
+
+// In memory, so reading the archive waits for nothing but the CPU: node-tar's parser,
+// given the whole archive at once, hands over each entry and its bytes before it returns.
+// PGlite's tarball names its entries from the root ("/base/5/…").
+const parser = new Parser({
+  strict: true,
+  onReadEntry: (entry: ReadEntry) => {
+    const target = path.join(folder, entry.path.replace(/^\/+/, ''));
+    if (entry.type === 'Directory') {
+      mkdirSync(target, { recursive: true, mode: 0o700 });
+      entry.resume();
+    } else if (FILE_TYPES.has(entry.type)) {
+      mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+      const chunks: Buffer[] = [];
+      entry.on('end', () => writeFileSync(target, Buffer.concat(chunks), { mode: 0o600 }));
+      entry.on('data', (chunk: Buffer) => chunks.push(chunk));
+    } else entry.resume();
+  },
+});
+parser.end(gunzipSync(readFileSync(templateFile)));
