@@ -40,6 +40,34 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
 export const escapeXml = (text: string) =>
   XML_SPECIAL.test(text) ? text.replace(XML_SPECIAL_ALL, (c) => ENTITIES[c] ?? '') : text;
 
+/**
+ * The most characters a cell holds (Excel's limit, in UTF-16 code units as it counts them):
+ * a file with a longer one is "corrupt" to Excel, which repairs it by cutting the text.
+ */
+export const MAX_CELL_TEXT = 32_767;
+
+/**
+ * A text cell's text as the file can hold it: past Excel's limit (All's answers of several
+ * reviewers can be), cut there, as Excel's repair would, but not between the two halves
+ * of a character outside the BMP; the control characters escapeXml drops do not count.
+ */
+function fittedText(text: string): string {
+  if (text.length <= MAX_CELL_TEXT) return text;
+  const kept = text.replace(XML_SPECIAL_ALL, (c) => (c in ENTITIES ? c : ''));
+  if (kept.length <= MAX_CELL_TEXT) return kept;
+  const last = kept.charCodeAt(MAX_CELL_TEXT - 1);
+  return kept.slice(0, last >= 0xd800 && last <= 0xdbff ? MAX_CELL_TEXT - 1 : MAX_CELL_TEXT);
+}
+
+/**
+ * A spreadsheet program reads `_xHHHH_` in a text as the character HHHH (ECMA-376,
+ * ST_Xstring): a text that has one literally keeps it with its underscore written as
+ * `_x005F_`. Most texts have no `_x`: one test, no copy.
+ */
+const ESCAPE_LIKE = /_(?=x[0-9A-Fa-f]{4}_)/g;
+const escapeXstring = (text: string) =>
+  text.includes('_x') ? text.replace(ESCAPE_LIKE, '_x005F_') : text;
+
 /** The spreadsheet column of a 1-based index: 1 → A, 27 → AA. */
 export function columnName(index: number): string {
   let name = '';
@@ -75,7 +103,7 @@ class SharedStrings {
     let inPiece = 0;
     for (const text of this.indexes.keys()) {
       // preserve: a value's leading and trailing spaces and line breaks are its own.
-      piece += `<si><t xml:space="preserve">${escapeXml(text)}</t></si>`;
+      piece += `<si><t xml:space="preserve">${escapeXml(escapeXstring(text))}</t></si>`;
       if (++inPiece === ROWS_PER_PIECE) {
         yield piece;
         piece = '';
@@ -195,7 +223,7 @@ function* worksheetXml(
         // Text, and a number that is no number (NaN, Infinity) written as its text.
         const style = 'format' in cell ? 0 : styles.text(cell);
         const s = style === 0 ? '' : ` s="${style}"`;
-        piece += `<c r="${columns[c]}${n}"${s} t="s"><v>${strings.indexOf(String(cell.value))}</v></c>`;
+        piece += `<c r="${columns[c]}${n}"${s} t="s"><v>${strings.indexOf(fittedText(String(cell.value)))}</v></c>`;
       }
     }
     piece += '</row>';
