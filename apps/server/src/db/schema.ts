@@ -629,6 +629,16 @@ export const jobs = pgTable(
 );
 
 /**
+ * When each scheduled kind of job is next due (platform/data/jobs.ts `schedule`): the
+ * process that moves a row on queues that due time's job, in the same transaction, so a
+ * due time runs once however many processes poll.
+ */
+export const jobSchedules = pgTable('job_schedules', {
+  kind: varchar('kind', { length: 50 }).primaryKey(),
+  nextDueAt: timestamp('next_due_at', { withTimezone: true }).notNull(),
+});
+
+/**
  * Files attached to proposals (issue 12): an attachment, or the answer to a form's file
  * field (`formId` and `field`). The bytes live in the file storage under `storageKey`,
  * which the server makes up; `name` is the uploader's, for display only.
