@@ -44,7 +44,6 @@ import {
   type CallRow,
 } from './calls.queries.js';
 
-export const callNotFound = 'There is no call with this id.';
 const extensionNotFound = 'There is no such extension on this call.';
 
 /** The call as the policy reads it for the caller, with the caller's own extensions. */
