@@ -176,6 +176,8 @@ export async function insertVolume(
       ['reviewer_id', 'int', (r) => userIds[r.review.reviewer]],
       ['score', 'float8', (r) => r.scored.score],
       ['scores', 'jsonb', (r) => json(r.scored.scores)],
+      // Its two forms' saves each raised it from the first save's 1.
+      ['version', 'int', () => 2],
       ['created_at', 'timestamptz', (r) => iso(r.review.at)],
       ['updated_at', 'timestamptz', (r) => iso(r.review.at)],
     ],

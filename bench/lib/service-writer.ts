@@ -103,11 +103,13 @@ export async function writeViaServices(
     for (const review of proposal.reviews) {
       setNow(review.at);
       batch += 1;
+      // A Save All: each form's save names the review and version the one before answered.
+      let saved: { reviewId: number; version: number } | undefined;
       for (const [formId, data] of [
         [setUp.formIds.reviewComments, review.comments],
         [setUp.formIds.reviewScores, review.scores],
       ] as const) {
-        await app.writeAs(as(review.reviewer), (work) =>
+        saved = await app.writeAs(as(review.reviewer), (work) =>
           saveReviewResponse(work, {
             call: setUp.mainCallId,
             proposal: proposalId,
@@ -115,6 +117,8 @@ export async function writeViaServices(
             hash: batch,
             data,
             validate: true,
+            reviewId: saved?.reviewId,
+            version: saved?.version,
           }),
         );
       }

@@ -193,7 +193,7 @@ export async function createChairWorld(): Promise<ChairWorld> {
     body: { proposalId: galaxyId, userId: member.id },
   });
   const memberToken = await logInApi(member);
-  const first = await api<{ reviewId: number }>('POST', '/review_responses/', {
+  const first = await api<{ reviewId: number; version: number }>('POST', '/review_responses/', {
     token: memberToken,
     body: {
       call: callId,
@@ -209,6 +209,7 @@ export async function createChairWorld(): Promise<ChairWorld> {
       call: callId,
       proposal: galaxyId,
       reviewId: first.reviewId,
+      version: first.version,
       formId: scores.id,
       hash: 1002,
       data: { significance: 4, feasibility: 3 },

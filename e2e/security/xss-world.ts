@@ -343,7 +343,8 @@ export async function createXssWorld(): Promise<XssWorld> {
     ({ batch, proposal }) =>
       api('POST', '/update_decision_summary/', {
         token: adminToken,
-        body: { proposalId: proposal.id, summary: richText(batch) },
+        // Each proposal is new: its decision summary has never been saved (version 0).
+        body: { proposalId: proposal.id, summary: richText(batch), version: 0 },
       }),
   );
   const reviewed = proposals[1]!;
@@ -354,7 +355,7 @@ export async function createXssWorld(): Promise<XssWorld> {
     });
   }
   const reviewerToken = await logInApi(reviewer);
-  const first = await api<{ reviewId: number }>('POST', '/review_responses/', {
+  const first = await api<{ reviewId: number; version: number }>('POST', '/review_responses/', {
     token: reviewerToken,
     body: {
       call: mainId,
@@ -370,6 +371,7 @@ export async function createXssWorld(): Promise<XssWorld> {
       call: mainId,
       proposal: reviewed.id,
       reviewId: first.reviewId,
+      version: first.version,
       formId: scores.id,
       hash: 2002,
       data: { significance: 4, feasibility: 3 },

@@ -58,6 +58,7 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { meRoutes } from './modules/me/me.routes.js';
 import { OIDC_RETENTION } from './modules/oidc/oidc.retention.js';
 import { oidcRoutes } from './modules/oidc/oidc.routes.js';
+import { PROPOSALS_RETENTION } from './modules/proposals/proposals.retention.js';
 import { proposalsRoutes } from './modules/proposals/proposals.routes.js';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.js';
 import { rolesRoutes } from './modules/roles/roles.routes.js';
@@ -98,6 +99,7 @@ export const RETENTION_CLASSES: readonly RetentionClass[] = [
   ...ACCOUNTS_RETENTION,
   ...OIDC_RETENTION,
   ...FILES_RETENTION,
+  ...PROPOSALS_RETENTION,
   ...PLATFORM_RETENTION,
 ];
 

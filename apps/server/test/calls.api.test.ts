@@ -1,5 +1,13 @@
 import { callMessages, callDateMessages } from '@merit/domain';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobs, proposalCollaborators, proposals } from '../src/db/schema.js';
+import { closeCall } from '../src/modules/calls/calls.service.js';
+import { decisionAvailableMail } from '../src/modules/proposals/proposals.mails.js';
+import { SEND_MAIL_JOB } from '../src/platform/io/mail-job.js';
+import type { Mail } from '../src/platform/io/mailer.js';
+import { outbox } from './mail.js';
+import { proposalTypeOf } from './proposal-fixtures.js';
 import {
   auth,
   createTestApp,
@@ -30,6 +38,7 @@ let chair: Record<string, string>;
 let member: Record<string, string>;
 let user: Record<string, string>;
 let userId: number;
+let chairId: number;
 let admin: Record<string, string>;
 
 beforeAll(async () => {
@@ -45,6 +54,7 @@ beforeAll(async () => {
   await giveRole(ctx.app, c.id, committee.id, 'CHAIR', now);
   await giveRole(ctx.app, m.id, committee.id, 'MEMBER', now);
   chair = auth(await login(ctx.app, c.username));
+  chairId = c.id;
   member = auth(await login(ctx.app, m.username));
   user = auth(await login(ctx.app, u.username));
   userId = u.id;
@@ -431,6 +441,143 @@ describe('closing', () => {
     } finally {
       ctx.clock.advance(-8 * DAY);
     }
+  });
+});
+
+describe('closing a call with many proposals', () => {
+  /** A proposal of `callId` by `authorId` named `name`, with its collaborators. */
+  async function propose(
+    call: { id: number; typeId: number },
+    authorId: number,
+    name: string,
+    { stateVal = 1, collaboratorIds = [] as number[] } = {},
+  ) {
+    const proposal = await makeProposal(ctx.app, {
+      callId: call.id,
+      proposalTypeId: call.typeId,
+      authorId,
+      stateVal,
+    });
+    await ctx.app.db.update(proposals).set({ name }).where(eq(proposals.id, proposal.id));
+    for (const userId of collaboratorIds)
+      await ctx.app.db.insert(proposalCollaborators).values({ proposalId: proposal.id, userId });
+    return proposal.id;
+  }
+
+  /** A call of the committee whose review period ended yesterday, named `name`. */
+  async function endedCall(name: string) {
+    const at = (days: number) => new Date(ctx.clock.now().getTime() + days * DAY).toISOString();
+    const call = await createCall({
+      name,
+      openDateTime: at(-30),
+      closeDateTime: at(-20),
+      reviewOpenDateTime: at(-20),
+      reviewCloseDateTime: at(-1),
+    });
+    return { id: call.id as number, typeId: await proposalTypeOf(ctx.app, call.id) };
+  }
+
+  class RolledBack extends Error {
+    constructor(readonly seen: { mails: { statement: string; payload: Mail }[]; writes: number }) {
+      super('rolled back');
+    }
+  }
+
+  /**
+   * Closes the call in a transaction that is then rolled back, and says what it queued:
+   * each mail with the statement (command id) that wrote it, and how many writing
+   * statements the close ran in all (the command id one more write gets).
+   */
+  async function closeAndSee(callId: number) {
+    try {
+      await ctx.app.writeAs({ id: chairId, isAdmin: false }, async (work) => {
+        await closeCall(work, callId, ctx.app.config.publicUrl);
+        const mine = sql`${jobs.kind} = ${SEND_MAIL_JOB} and xmin = pg_current_xact_id()::xid`;
+        const mails = await work.tx
+          .select({ statement: sql<string>`cmin::text`, payload: jobs.payload })
+          .from(jobs)
+          .where(mine)
+          .orderBy(jobs.id);
+        const [probe] = await work.tx
+          .insert(jobs)
+          .values({ kind: 'test.probe', payload: {}, runAt: work.now, createdAt: work.now })
+          .returning({ statement: sql<string>`cmin::text` });
+        throw new RolledBack({
+          mails: mails as { statement: string; payload: Mail }[],
+          writes: Number(probe!.statement),
+        });
+      });
+    } catch (error) {
+      if (error instanceof RolledBack) return error.seen;
+      throw error;
+    }
+    throw new Error('the close was not rolled back');
+  }
+
+  it('queues every mail in one statement, however many proposals, each as decisionAvailableMail writes it', async () => {
+    const person = (overrides: Parameters<typeof makeUser>[1]) => makeUser(ctx.app, overrides);
+    // Names HTML must escape, a person greeted by username, and one whose account is off.
+    const zoe = await person({ firstName: 'Zoë <b>&"\'', lastName: 'Quote' });
+    const nameless = await person({ firstName: '' });
+    const col = await person({ firstName: 'Col' });
+    const gone = await person({ firstName: 'Gone', isActive: false });
+
+    const small = await endedCall('One proposal');
+    await propose(small, zoe.id, 'Alone');
+    const large = await endedCall('Sky <2026> & "more"');
+    const made: { id: number; name: string; authorId: number; collaboratorIds: number[] }[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const name = i % 3 === 0 ? `Dust & <gas> "clouds" 'n' ${i}` : `Proposal ${i}`;
+      const authorId = [zoe.id, nameless.id, col.id][i % 3]!;
+      const collaboratorIds = i % 4 === 0 ? [col.id, gone.id] : [];
+      if (authorId === col.id && collaboratorIds.length) collaboratorIds.shift();
+      made.push({
+        id: await propose(large, authorId, name, { collaboratorIds }),
+        name,
+        authorId,
+        collaboratorIds,
+      });
+    }
+    // A draft: nobody is told of it.
+    await propose(large, zoe.id, 'Draft', { stateVal: 0, collaboratorIds: [col.id] });
+
+    const people = new Map([zoe, nameless, col].map((p) => [p.id, p]));
+    const mailTo = (userId: number, proposal: (typeof made)[number]) => {
+      const to = people.get(userId)!;
+      return decisionAvailableMail(to, {
+        callName: 'Sky <2026> & "more"',
+        proposalName: proposal.name,
+        typeName: 'Standard',
+        link: `${ctx.app.config.publicUrl}/calls/${large.id}/proposals/${proposal.id}/`,
+      });
+    };
+    // The author of each proposal, then each active collaborator: as they were queued before.
+    const expected = [
+      ...made.map((p) => mailTo(p.authorId, p)),
+      ...made.flatMap((p) =>
+        p.collaboratorIds.filter((id) => id !== gone.id).map((id) => mailTo(id, p)),
+      ),
+    ];
+
+    const few = await closeAndSee(small.id);
+    const many = await closeAndSee(large.id);
+    expect(few.mails).toHaveLength(1);
+    expect(expected).toHaveLength(14);
+    expect(many.mails.map((m) => m.payload)).toEqual(expected);
+    expect(many.mails[0]!.payload.html).toContain('Hello Zoë &lt;b&gt;&amp;&quot;&#39;,');
+    expect(many.mails[1]!.payload.text).toContain(`Hello ${nameless.username},`);
+    // One statement wrote them all, and the close ran no more writing statements for 12
+    // proposals and 14 mails than for one (it reads nothing per proposal either).
+    expect(new Set(many.mails.map((m) => m.statement)).size).toBe(1);
+    expect(many.writes).toBe(few.writes);
+
+    // Closed for real, the same mails go out.
+    const before = (await outbox(ctx)).length;
+    const closed = await inject('POST', '/close_call/', chair, { callId: large.id });
+    expect(closed.statusCode, closed.body).toBe(200);
+    const sent = (await outbox(ctx)).slice(before);
+    expect(sent.map((m) => [m.to, m.subject])).toEqual(expected.map((m) => [m.to, m.subject]));
+    expect(sent[0]!.text).toContain('The call "Sky <2026> & "more"" has closed');
   });
 });
 

@@ -255,6 +255,12 @@ async function allPages(who: Person, query: string, pageSize: number) {
   }
 }
 
+/**
+ * Spec section 9: "Proposals in state Draft that are not reviewed are excluded from
+ * downloads", so the export holds the list's rows but those.
+ */
+const inDownloads = (row: CallProposal) => !(row.stateVal === 0 && !row.isReviewed);
+
 const resourceQuery = (facility: string, field: string, descending = false) =>
   new URLSearchParams({
     sort: descending ? '-resource' : 'resource',
@@ -438,11 +444,31 @@ describe('the chair’s export: the whole call in one read', () => {
       expect(res.statusCode, res.body).toBe(200);
       const body = res.json() as CallProposalExport;
       const pages = await allPages(who, 'sort=name', 2);
-      expect(body.items).toEqual(pages.rows);
-      expect(body.total).toBe(pages.last.total);
-      expect(body.total).toBe(Object.keys(w.ids).length);
+      expect(body.items).toEqual(pages.rows.filter(inDownloads));
+      expect(body.total).toBe(body.items.length);
+      expect(body.total).toBe(Object.keys(w.ids).length - 2);
       expect(body.resourceTotals).toEqual(pages.last.resourceTotals);
       expect(body.facilities).toEqual(pages.last.facilities);
+    }
+  });
+
+  it('leaves out the drafts, which no download holds, and only them', async () => {
+    const pages = await allPages(w.people.chair, 'sort=name', 5);
+    const drafts = pages.rows.filter((row) => row.stateVal === 0).map((row) => row.id);
+    expect(drafts.sort()).toEqual([w.ids.draft, w.ids.shared].sort());
+    for (const query of [
+      '',
+      everything,
+      '?columns=lean',
+      `?type=${pages.rows[0]!.proposalTypeId}`,
+    ]) {
+      const res = await exportOf(w.people.chair, w.callId, query);
+      expect(res.statusCode, res.body).toBe(200);
+      const ids = (res.json() as CallProposalExport).items.map((item) => item.id);
+      expect(ids, query).toEqual(pages.rows.filter(inDownloads).map((row) => row.id));
+      for (const draft of drafts) expect(ids, query).not.toContain(draft);
+      // Not a word of them: the draft's name and its resources.
+      expect(res.body, query).not.toContain('Draft dust');
     }
   });
 
@@ -518,9 +544,8 @@ describe('the chair’s export: the whole call in one read', () => {
     ])
       expect(own).not.toHaveProperty(field);
     expect(JSON.stringify(body)).not.toContain('Merit 5');
-    // The draft the chair collaborates on is the chair's to edit; the others' are not.
-    expect(row(w.ids.shared).editable).toBe(true);
-    expect(row(w.ids.draft).editable).toBe(false);
+    // Only a draft may be edited, and no download holds one.
+    for (const item of body.items) expect(item.editable).toBe(false);
     expect(body.resourceTotals).toEqual({
       '': { hours: 5, terabytes: 3.5 },
       ATCA: { hours: 1149.5, nights: 35 },
@@ -601,7 +626,7 @@ describe('the chair’s export: the whole call in one read', () => {
       // The list's pages make the same comments from every answer, as objects.
       const pages = await allPages(w.people.chair, 'sort=name', 3);
       expect(body.items.map((item) => item.allReviewComments)).toEqual(
-        pages.rows.map((row) => row.allReviewComments),
+        pages.rows.filter(inDownloads).map((row) => row.allReviewComments),
       );
     } finally {
       await ctx.app.db.delete(reviews).where(
@@ -749,9 +774,10 @@ describe('the chair’s export of one proposal type', () => {
 
   it('holds that type’s proposals only: the whole call’s rows of the type, with their scores and comments', async () => {
     const whole = (await exportOf(w.people.chair, everything)).json() as CallProposalExport;
-    expect(whole.total).toBe(5);
+    // Five proposals, of which the draft Arc is in no download.
+    expect(whole.total).toBe(4);
     for (const [typeId, names, words, others] of [
-      [two.observing, ['Alpha', 'Arc'], 'Observing words', 'Computing words'],
+      [two.observing, ['Alpha'], 'Observing words', 'Computing words'],
       [two.computing, ['Beta', 'Bog', 'Chair’s computing'], 'Computing words', 'Observing words'],
     ] as const) {
       for (const include of ['', 'include=allReviewComments', everything]) {
@@ -889,7 +915,8 @@ describe('the chair’s lean export (columns=lean): only what the Comments downl
           resourceTotals: {},
           facilities: [],
         });
-        expect(lean.total).toBe(Object.keys(w.ids).length);
+        // Every proposal but the two drafts.
+        expect(lean.total).toBe(Object.keys(w.ids).length - 2);
         // `chair` is what no `columns` gives.
         expect(await bodyOf(w.people.chair, `${query}&columns=chair`), query).toEqual(full);
       }
@@ -910,8 +937,8 @@ describe('the chair’s lean export (columns=lean): only what the Comments downl
     });
     expect(keys(w.ids.own)).toEqual([...PROPOSAL_COLUMNS].sort());
     expect(JSON.stringify(lean)).not.toContain('Merit 5');
-    // The chair's own, and the draft the chair collaborates on, are the chair's own.
-    const own = [w.ids.own, w.ids.shared];
+    // The chair's own (the draft the chair collaborates on is in no download).
+    const own = [w.ids.own];
     const bare = await bodyOf(w.people.chair, 'columns=lean');
     for (const item of bare.items)
       expect(Object.keys(item).sort(), item.proposalName).toEqual(
@@ -953,7 +980,7 @@ describe('the chair’s lean export (columns=lean): only what the Comments downl
         expect(
           body.items.map((item) => item.allReviewComments),
           columns,
-        ).toEqual(pages.rows.map((row) => row.allReviewComments));
+        ).toEqual(pages.rows.filter(inDownloads).map((row) => row.allReviewComments));
         const seven = body.items.find((item) => item.id === w.ids.seven)!;
         expect(seven.allReviewComments![1]).toEqual({
           reviewer: { id: w.people.admin.user.id, name: 'Adam Admin' },

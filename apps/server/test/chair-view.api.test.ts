@@ -1,5 +1,5 @@
 import type { CallProposal, CallProposalPage, ProposalDetail } from '@merit/contract';
-import { callMessages } from '@merit/domain';
+import { callMessages, proposalMessages } from '@merit/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { proposalResponses, proposals } from '../src/db/schema.js';
@@ -169,6 +169,8 @@ async function review(
   written: Record<string, unknown>,
   scores: Record<string, unknown>,
 ) {
+  // A Save All: the second form names the review and version the first save answered.
+  let saved: { reviewId: number; version: number } | undefined;
   for (const [formId, data] of [
     [forms.review, written],
     [forms.score, scores],
@@ -179,8 +181,10 @@ async function review(
       formId,
       hash: (hashes += 1),
       data,
+      ...(saved ? { reviewId: saved.reviewId, version: saved.version } : {}),
     });
     expect(res.statusCode, res.body).toBe(200);
+    saved = res.json();
   }
 }
 
@@ -536,23 +540,31 @@ describe('what others see of the same list', () => {
 });
 
 describe('decision summaries', () => {
-  const save = (who: Person, proposalId: number, summary: string) =>
-    who.call('POST', '/update_decision_summary/', { proposalId, summary });
   const detail = async (who: Person, id: number) => {
     const res = await who.call('GET', `/proposals/${id}/`);
     expect(res.statusCode, res.body).toBe(200);
     return res.json() as ProposalDetail;
   };
+  /** A save by `who`, from the version the chair reads now unless `version` says another. */
+  const save = async (who: Person, proposalId: number, summary: string, version?: number) =>
+    who.call('POST', '/update_decision_summary/', {
+      proposalId,
+      summary,
+      version: version ?? (await detail(w.people.chair, proposalId)).decisionSummaryVersion,
+    });
   const decision = '<p>Approved: <strong>10 nights</strong> on ATCA.</p>';
 
   it('lets the chair write one, with its audit row, leaving lastModified alone', async () => {
     const { galaxy } = w.proposals;
     const before = await detail(w.people.chair, galaxy);
     expect(before.decisionSummary).toBeNull();
+    expect(before.decisionSummaryVersion).toBe(0);
     expect(before.abilities).toMatchObject({ viewDecision: true, editDecision: true });
     const res = await save(w.people.chair, galaxy, decision);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().decisionSummary).toBe(decision);
+    // The answer carries the new version, the one the chair's next save names.
+    expect(res.json().decisionSummaryVersion).toBe(1);
     expect(res.json().lastModified).toBe(before.lastModified);
     const audit = (await auditOf(ctx.app, 'proposal', galaxy)).at(-1)!;
     expect(audit.action).toBe('proposal.update_decision');
@@ -565,6 +577,7 @@ describe('decision summaries', () => {
     for (const who of [w.people.ada, w.people.col, w.people.rita, w.people.mia]) {
       const seen = await detail(who, galaxy);
       expect(seen, who.user.firstName).not.toHaveProperty('decisionSummary');
+      expect(seen, who.user.firstName).not.toHaveProperty('decisionSummaryVersion');
       expect(seen.abilities.viewDecision).toBe(false);
       expect(seen.abilities.editDecision).toBe(false);
     }
@@ -652,10 +665,95 @@ describe('decision summaries', () => {
     expect((await detail(bob, simulation)).decisionSummary).toContain('Plot');
     // No decision was written on the draft: its author reads none.
     expect((await detail(ada, draft)).decisionSummary).toBeNull();
+    expect((await detail(ada, galaxy)).decisionSummaryVersion).toBe(1);
     // Members who are not chairs never read it.
     expect(await detail(mia, galaxy)).not.toHaveProperty('decisionSummary');
+    expect(await detail(mia, galaxy)).not.toHaveProperty('decisionSummaryVersion');
     // And the chairs may still put a slip right.
     expect((await save(chair, galaxy, '<p>Approved: 9 nights.</p>')).statusCode).toBe(200);
     expect((await detail(ada, galaxy)).decisionSummary).toBe('<p>Approved: 9 nights.</p>');
+  });
+
+  it('refuses a save from a version another chair has saved over, with their text', async () => {
+    const { galaxy } = w.proposals;
+    const { chair, admin } = w.people;
+    const opened = (await detail(chair, galaxy)).decisionSummaryVersion!;
+    // Adam (an admin counts as a chair) saves while Carla still has the old version open.
+    const theirs = await save(admin, galaxy, '<p>Approved: 8 nights.</p>', opened);
+    expect(theirs.statusCode, theirs.body).toBe(200);
+    const savedAt = ctx.clock.now();
+    const mine = await save(chair, galaxy, '<p>Approved: 12 nights.</p>', opened);
+    expect(mine.statusCode).toBe(409);
+    expect(mine.json()).toEqual({
+      code: 'stale',
+      detail: proposalMessages.decisionStale('Adam Admin', savedAt),
+      current: {
+        summary: '<p>Approved: 8 nights.</p>',
+        version: opened + 1,
+        savedBy: 'Adam Admin',
+        savedAt: savedAt.toISOString(),
+      },
+    });
+    expect(mine.json().detail).toContain(`${savedAt.getUTCFullYear()} at`);
+    const after = await detail(chair, galaxy);
+    expect(after.decisionSummary).toBe('<p>Approved: 8 nights.</p>');
+    expect(after.decisionSummaryVersion).toBe(opened + 1);
+    const audit = (await auditOf(ctx.app, 'proposal', galaxy)).at(-1)!;
+    expect(audit.changes).toEqual({
+      decisionSummary: {
+        before: '<p>Approved: 9 nights.</p>',
+        after: '<p>Approved: 8 nights.</p>',
+      },
+    });
+  });
+
+  it('saves from the current version, raising it and noting who saved it and when', async () => {
+    const { pulsar } = w.proposals;
+    const { chair } = w.people;
+    const opened = (await detail(chair, pulsar)).decisionSummaryVersion!;
+    const res = await save(chair, pulsar, '<p>Declined, with regret.</p>', opened);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      decisionSummary: '<p>Declined, with regret.</p>',
+      decisionSummaryVersion: opened + 1,
+    });
+    const [row] = await ctx.app.db.select().from(proposals).where(eq(proposals.id, pulsar));
+    expect(row).toMatchObject({
+      decisionSummaryVersion: opened + 1,
+      decisionSummaryBy: chair.user.id,
+      decisionSummaryAt: ctx.clock.now(),
+    });
+    // The same text again, from the version it replaced (a retry whose answer was lost):
+    // nothing is lost, so nothing is refused, and nothing more is written.
+    const again = await save(chair, pulsar, '<p>Declined, with regret.</p>', opened);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().decisionSummaryVersion).toBe(opened + 1);
+  });
+
+  it('lets exactly one of two saves from one version through', async () => {
+    const { simulation } = w.proposals;
+    const { chair, admin } = w.people;
+    const opened = (await detail(chair, simulation)).decisionSummaryVersion!;
+    const answers = await Promise.all([
+      save(chair, simulation, '<p>Carla’s decision.</p>', opened),
+      save(admin, simulation, '<p>Adam’s decision.</p>', opened),
+    ]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    const winner = answers.find((a) => a.statusCode === 200)!.json() as ProposalDetail;
+    const loser = answers.find((a) => a.statusCode === 409)!.json();
+    expect(loser.current).toMatchObject({
+      summary: winner.decisionSummary,
+      version: opened + 1,
+    });
+    expect((await detail(chair, simulation)).decisionSummaryVersion).toBe(opened + 1);
+  });
+
+  it('needs the version the save started from', async () => {
+    const res = await w.people.chair.call('POST', '/update_decision_summary/', {
+      proposalId: w.proposals.galaxy,
+      summary: '<p>No version.</p>',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(Object.keys(res.json().fields)).toEqual(['version']);
   });
 });

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { brotliDecompressSync, deflateSync, gunzipSync, gzipSync, inflateSync } from 'node:zlib';
-import type { ProposalDetail, ProposalFile } from '@merit/contract';
+import { TAB_HEADER, type ProposalDetail, type ProposalFile } from '@merit/contract';
 import { fileMessages, MAX_UPLOAD_BYTES } from '@merit/domain';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -262,6 +262,44 @@ describe('resumable uploads (tus)', () => {
     await ctx.app.db.update(proposals).set({ stateVal: 1 }).where(eq(proposals.id, proposal.id));
     const res = await createUpload(author, 10, { proposal: proposal.id, filename: 'late.pdf' });
     expect(res.statusCode).toBe(409);
+  });
+});
+
+describe('uploads and the editing lock', () => {
+  it('take files from the editor that holds the lock, by tus and by multipart; another tab is refused', async () => {
+    const { callId, author, proposal } = await draft();
+    // A save takes the lock for the author's session (no tab named).
+    const saved = await author.call('POST', '/proposal_responses/', {
+      call: callId,
+      proposalTypeId: proposal.proposalTypeId,
+      proposal: proposal.id,
+      new: false,
+      hash: 11,
+      formId: fileForm,
+      index: 0,
+      data: { title: 'Held' },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const created = await createUpload(author, 10, { proposal: proposal.id, filename: 'a.txt' });
+    expect(created.statusCode, created.body).toBe(201);
+    const finished = await patch(author, created.headers.location as string, 0, Buffer.alloc(10));
+    expect(finished.statusCode, finished.body).toBe(204);
+    const body = await multipart(
+      { call: String(callId), proposal: String(proposal.id), token: author.key },
+      { name: 'budget.csv', bytes: Buffer.from('travel,1200\n') },
+    );
+    const attached = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/proposal_file/',
+      ...body,
+    });
+    expect(attached.statusCode, attached.body).toBe(201);
+    expect(await filesOf(author, proposal.id)).toHaveLength(2);
+
+    const otherTab = { ...author.headers, [TAB_HEADER]: 'tab-two' };
+    const refused = await startTusUpload(ctx.app, otherTab, 10, { proposal: proposal.id });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'locked' });
   });
 });
 

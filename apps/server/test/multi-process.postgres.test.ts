@@ -12,7 +12,7 @@ import { proposalMessages, validationMessages } from '@merit/domain';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginThrottle, proposals, rateLimitHits, users } from '../src/db/schema.js';
+import { loginThrottle, proposalLocks, proposals, rateLimitHits, users } from '../src/db/schema.js';
 import { LOGIN_LIMITS, loginThrottleMessages } from '../src/platform/security/login-throttle.js';
 import { AUTH_WINDOW_MS } from '../src/platform/security/rate-limit.js';
 import { issueToken } from '../src/modules/auth/tokens.queries.js';
@@ -238,10 +238,11 @@ describe('two app processes on one PostgreSQL database', () => {
           answers[i]!.body.holderId === editor.id ? [i] : [],
         );
         expect(winners, 'exactly one caller is told the lock is theirs').toHaveLength(1);
+        expect(answers.filter((a) => a.body.mine).map((a) => a.body.holderId)).toEqual([holderId]);
         const [row] = await app.db
-          .select({ holder: proposals.lockHolderId })
-          .from(proposals)
-          .where(eq(proposals.id, proposalId));
+          .select({ holder: proposalLocks.holderId })
+          .from(proposalLocks)
+          .where(eq(proposalLocks.proposalId, proposalId));
         expect(row!.holder).toBe(holderId);
         const holderName = answers[0]!.body.holder as string;
 
@@ -281,7 +282,13 @@ describe('two app processes on one PostgreSQL database', () => {
         const looked = await fetch(`${servers[1]!.url}/api/v1/lock/${proposalId}/`, {
           headers: auth(chairKey),
         });
-        expect(await looked.json()).toEqual({ holderId, holder: holderName });
+        expect(await looked.json()).toEqual({
+          holderId,
+          holder: holderName,
+          mine: false,
+          reason: 'noEdit',
+          message: proposalMessages.editorsOnly,
+        });
         holders.push(holderId);
 
         // The holder lets go on the other server, for the next round's race.

@@ -107,16 +107,25 @@ export async function reviewedProposal(ctx: TestContext) {
     [rita, 4],
     [ben, 2],
   ] as const) {
-    const save = (formId: number, data: Record<string, unknown>) =>
+    const save = (
+      formId: number,
+      data: Record<string, unknown>,
+      from?: { reviewId: number; version: number },
+    ) =>
       reviewer.call('POST', '/review_responses/', {
         call: callId,
         proposal: proposalId,
         formId,
         hash: (hashes += 1),
         data,
+        // The second form names the review and version the first save answered.
+        ...(from ? { reviewId: from.reviewId, version: from.version } : {}),
       });
-    ok(await save(forms.review, { strengths: `Review text by ${reviewer.user.firstName}` }));
-    ok(await save(forms.score, { significance }));
+    const first = await save(forms.review, {
+      strengths: `Review text by ${reviewer.user.firstName}`,
+    });
+    ok(first);
+    ok(await save(forms.score, { significance }, first.json()));
   }
   return { committeeId, callId, proposalId, forms, chair, rita, ben, author, collaborator };
 }

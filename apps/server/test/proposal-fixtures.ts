@@ -1,8 +1,9 @@
+import type { ProposalDetail } from '@merit/contract';
 import { eq } from 'drizzle-orm';
 import type { App } from '../src/app.js';
 import { proposalTypes } from '../src/db/schema.js';
 import { saveCall } from '../src/modules/calls/calls.service.js';
-import { makeForm, makeFormName } from './admin-fixtures.js';
+import { makeForm, makeFormName, type caller } from './admin-fixtures.js';
 import { callPayload, makeCallForms, type CallForms } from './call-fixtures.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -87,4 +88,21 @@ export async function proposalTypeOf(app: App, callId: number): Promise<number> 
     .where(eq(proposalTypes.callId, callId))
     .orderBy(proposalTypes.position);
   return type!.id;
+}
+
+/**
+ * The saved entry `index` of a form of a proposal as its editor reads it (GET
+ * /proposals/{id}/): its id and version, which a save that changes it names. Nothing
+ * (`{}`) when there is no such entry, so a save spread with it adds one.
+ */
+export async function savedEntry(
+  call: ReturnType<typeof caller>,
+  proposalId: number,
+  formId: number,
+  index = 0,
+): Promise<{ entryId?: string; version?: number }> {
+  const res = await call('GET', `/proposals/${proposalId}/`);
+  if (res.statusCode !== 200) throw new Error(`GET /proposals/${proposalId}/: ${res.body}`);
+  const entry = (res.json() as ProposalDetail).entries[String(formId)]?.[index];
+  return entry ? { entryId: entry.entryId, version: entry.version } : {};
 }

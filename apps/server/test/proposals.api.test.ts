@@ -1,15 +1,19 @@
 import {
+  errorCodes,
+  MAX_ENTRIES,
+  PROPOSAL_ANSWERS_MAX_BYTES,
   proposalErrorCodes,
   RESPONSE_DATA_MAX_BYTES,
+  TAB_HEADER,
   type ProposalDetail,
   type ProposalResponseSave,
 } from '@merit/contract';
 import { LOCK_LEASE_MS, proposalMessages } from '@merit/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { proposalResponses, proposals } from '../src/db/schema.js';
+import { proposalResponses, proposalReviewers, proposals } from '../src/db/schema.js';
 import { auditOf, caller } from './admin-fixtures.js';
-import { makeReview } from './call-fixtures.js';
+import { assignReviewers, makeReview } from './call-fixtures.js';
 import {
   auth,
   createTestApp,
@@ -21,7 +25,12 @@ import {
 } from './helpers.js';
 import { mailTime } from '../src/modules/proposals/proposals.mails.js';
 import { lastMailTo } from './mail.js';
-import { makeProposalCall, makeProposalForms, type ProposalForms } from './proposal-fixtures.js';
+import {
+  makeProposalCall,
+  makeProposalForms,
+  savedEntry,
+  type ProposalForms,
+} from './proposal-fixtures.js';
 
 let ctx: TestContext;
 let forms: ProposalForms;
@@ -30,6 +39,7 @@ let admin: { id: number; isAdmin: boolean };
 let chair: ReturnType<typeof caller>;
 let member: ReturnType<typeof caller>;
 let chairId: number;
+let chairEmail: string;
 
 beforeAll(async () => {
   ctx = await createTestApp();
@@ -42,18 +52,29 @@ beforeAll(async () => {
   await giveRole(ctx.app, chairUser.id, committeeId, 'CHAIR', ctx.clock.now());
   await giveRole(ctx.app, memberUser.id, committeeId, 'MEMBER', ctx.clock.now());
   chairId = chairUser.id;
+  chairEmail = chairUser.email;
   chair = await as(chairUser);
   member = await as(memberUser);
 });
 afterAll(() => ctx.close());
 
 type User = Awaited<ReturnType<typeof makeUser>>;
+type Call = ReturnType<typeof caller>;
 const as = async (user: User) => caller(ctx.app, auth(await login(ctx.app, user.username)));
 
-/** A new person with their own client. */
+/** A new person with their own client (one login session, no tab named). */
 async function person(overrides: Parameters<typeof makeUser>[1] = {}) {
   const user = await makeUser(ctx.app, overrides);
-  return { user, call: await as(user) };
+  const key = await login(ctx.app, user.username);
+  return {
+    user,
+    key,
+    call: caller(ctx.app, auth(key)),
+    /** The same login session in the browser tab `tabId`: another editor. */
+    tab: (tabId: string) => caller(ctx.app, { ...auth(key), [TAB_HEADER]: tabId }),
+    /** A second login of the same person: another session, so another editor. */
+    again: async () => caller(ctx.app, auth(await login(ctx.app, user.username))),
+  };
 }
 
 const newCall = (opensDaysAgo = 1) =>
@@ -80,10 +101,13 @@ async function draft(name = 'Dark matter survey') {
 
 type Draft = Awaited<ReturnType<typeof draft>>;
 
-/** A save of `data` to `formId` of the draft, valid unless the data says otherwise. */
+/**
+ * A save of `data` to `formId` of the draft, valid unless the data says otherwise: a new
+ * entry, unless `extra` names one (`entryId`, `version`).
+ */
 const save = (
   d: Draft,
-  who: ReturnType<typeof caller>,
+  who: Call,
   formId: number,
   data: Record<string, unknown>,
   extra: Partial<ProposalResponseSave> = {},
@@ -100,6 +124,19 @@ const save = (
     ...extra,
   });
 
+/** A save over the saved entry `index` of the form, from the version `who` reads now. */
+const saveOver = async (
+  d: Draft,
+  who: Call,
+  formId: number,
+  data: Record<string, unknown>,
+  extra: Partial<ProposalResponseSave> = {},
+) =>
+  save(d, who, formId, data, {
+    ...(await savedEntry(who, d.id, formId, extra.index ?? 0)),
+    ...extra,
+  });
+
 const detail = async (d: Draft, who = d.author.call) => {
   const res = await who('GET', `/proposals/${d.id}/`);
   expect(res.statusCode, res.body).toBe(200);
@@ -107,14 +144,36 @@ const detail = async (d: Draft, who = d.author.call) => {
 };
 
 /** Adds a collaborator through the API and returns them with their client. */
-async function addCollaborator(d: Draft) {
-  const collaborator = await person();
+async function addCollaborator(d: Draft, overrides: Parameters<typeof makeUser>[1] = {}) {
+  const collaborator = await person(overrides);
   const res = await d.author.call('POST', '/collaborators/', {
     proposalId: d.id,
     hash: collaborator.user.hash,
   });
   expect(res.statusCode, res.body).toBe(201);
   return collaborator;
+}
+
+/**
+ * The SQL texts the app sends while `fn` runs outside a transaction: drizzle's session
+ * sends each through its client's `query` (PGlite, or PostgreSQL's pool).
+ */
+async function statementsOf(fn: () => Promise<unknown>): Promise<string[]> {
+  type Query = (...args: unknown[]) => Promise<unknown>;
+  const { client } = (ctx.app.db as unknown as { session: { client: { query: Query } } }).session;
+  const query = client.query;
+  const texts: string[] = [];
+  client.query = function (this: unknown, ...args: unknown[]) {
+    const [first] = args;
+    texts.push(typeof first === 'string' ? first : (first as { text: string }).text);
+    return query.apply(this, args);
+  };
+  try {
+    await fn();
+  } finally {
+    client.query = query;
+  }
+  return texts;
 }
 
 const entriesOf = (proposalId: number, formId: number) =>
@@ -273,22 +332,43 @@ describe('saving answers', () => {
       formId: forms.project,
       index: 0,
       lastModified: ctx.clock.now().toISOString(),
+      entryId: expect.any(String),
+      version: 1,
     });
-    for (const [index, name] of ['Ada', 'Grace', 'Edsger'].entries())
-      expect((await save(d, d.author.call, forms.team, { name }, { index })).statusCode).toBe(200);
+    const added: string[] = [];
+    for (const [index, name] of ['Ada', 'Grace', 'Edsger'].entries()) {
+      const entry = await save(d, d.author.call, forms.team, { name }, { index });
+      expect(entry.json()).toMatchObject({ index, version: 1 });
+      added.push(entry.json().entryId);
+    }
     const seen = await detail(d);
     expect(seen.responses).toEqual({
       [String(forms.project)]: { title: 'Dark matter', contact: 'ada@example.org' },
       [String(forms.team)]: [{ name: 'Ada' }, { name: 'Grace' }, { name: 'Edsger' }],
     });
+    // Beside the answers, each entry's id and version, in the same order.
+    const saved = { version: 1, savedAt: ctx.clock.now().toISOString(), savedBy: 'Ada Lovelace' };
+    expect(seen.entries).toEqual({
+      [String(forms.project)]: [{ entryId: res.json().entryId, ...saved }],
+      [String(forms.team)]: added.map((entryId) => ({ entryId, ...saved })),
+    });
     expect(seen.lastModified).toBe(ctx.clock.now().toISOString());
-    // Saving again replaces the entry.
-    await save(d, d.author.call, forms.team, { name: 'Grace Hopper' }, { index: 1 });
+    // Saving again, naming the entry and its version, replaces it and raises its version.
+    const again = await save(
+      d,
+      d.author.call,
+      forms.team,
+      { name: 'Grace Hopper' },
+      { index: 1, entryId: added[1], version: 1 },
+    );
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toMatchObject({ entryId: added[1], version: 2, index: 1 });
     expect((await entriesOf(d.id, forms.team)).map((e) => e.data)).toEqual([
       { name: 'Ada' },
       { name: 'Grace Hopper' },
       { name: 'Edsger' },
     ]);
+    expect((await detail(d)).entries[String(forms.team)]!.map((e) => e.version)).toEqual([1, 2, 1]);
   });
 
   it('refuses answers that break the form, naming each field in words, and saves nothing', async () => {
@@ -336,15 +416,17 @@ describe('saving answers', () => {
     ]);
   });
 
-  it('refuses a form of another type, an index on a one-entry form, and a gap in the entries', async () => {
+  it('refuses a form of another type and an index on a one-entry form; appends a new entry wherever it was sent', async () => {
     const d = await draft();
     const wrongForm = await save(d, d.author.call, forms.review.review, { title: 'x' });
     expect(wrongForm.statusCode).toBe(400);
     expect(wrongForm.json().fields).toEqual({ formId: [proposalMessages.formNotInType] });
     const index = await save(d, d.author.call, forms.project, { title: 'x' }, { index: 1 });
     expect(index.json().fields).toEqual({ index: [proposalMessages.notMultiForm] });
-    const gap = await save(d, d.author.call, forms.team, { name: 'Ada' }, { index: 1 });
-    expect(gap.json().fields).toEqual({ index: [proposalMessages.entryGap(0)] });
+    // Positions are the browser's: a new entry goes at the end, and the answer says where.
+    const appended = await save(d, d.author.call, forms.team, { name: 'Ada' }, { index: 1 });
+    expect(appended.statusCode, appended.body).toBe(200);
+    expect(appended.json().index).toBe(0);
     const wrongCall = await save(d, d.author.call, forms.project, { title: 'x' }, { call: 999 });
     expect(wrongCall.json().fields).toEqual({ call: [proposalMessages.otherCall] });
     const noProposal = await save(
@@ -407,9 +489,16 @@ describe('saving answers', () => {
     expect(saves.map((a) => a.changes)).toEqual([
       { hash: { after: hash }, forms: { after: [forms.project, forms.team] } },
     ]);
-    // A retry after a later save changes nothing: the later answer stays.
-    await save(d, d.author.call, forms.project, { title: 'Dark matter, revised' });
-    await save(d, d.author.call, forms.project, { title: 'Dark matter' }, { hash });
+    // A retry after a later save changes nothing, and answers as the first save did.
+    const first = await save(d, d.author.call, forms.project, { title: 'Dark matter' }, { hash });
+    expect(first.json()).toMatchObject({ version: 1 });
+    const revised = await saveOver(d, d.author.call, forms.project, {
+      title: 'Dark matter, revised',
+    });
+    expect(revised.json()).toMatchObject({ entryId: first.json().entryId, version: 2 });
+    const retried = await save(d, d.author.call, forms.project, { title: 'Dark matter' }, { hash });
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect(retried.json()).toEqual(first.json());
     expect((await entriesOf(d.id, forms.project))[0]!.data).toEqual({
       title: 'Dark matter, revised',
     });
@@ -475,7 +564,14 @@ describe('deleting an entry of a multi-entry form', () => {
       { index: 0, data: { name: 'Ada' } },
       { index: 1, data: { name: 'Edsger' } },
     ]);
-    expect((await remove(5)).statusCode).toBe(404);
+    // A number past the end names an entry that is gone: nothing else is deleted.
+    const gone = await remove(5);
+    expect(gone.statusCode).toBe(409);
+    expect(gone.json()).toEqual({
+      detail: proposalMessages.entryGone,
+      code: errorCodes.stale,
+      current: null,
+    });
     expect((await remove(0, forms.project)).json().fields).toEqual({
       formId: [proposalMessages.notMultiForm],
     });
@@ -488,6 +584,7 @@ describe('deleting an entry of a multi-entry form', () => {
     expect(audit.filter((a) => a.action === 'proposal.delete_entry')[0]!.changes).toEqual({
       formId: { before: forms.team },
       index: { before: 1 },
+      entryId: { before: expect.any(String) },
       answers: { before: { name: 'Grace' } },
     });
   });
@@ -698,9 +795,16 @@ describe('the editing lock', () => {
     const collaborator = await addCollaborator(d);
     const taken = await d.author.call('GET', `/lock/${d.id}/`);
     expect(taken.statusCode).toBe(200);
-    expect(taken.json()).toEqual({ holderId: d.author.user.id, holder: 'Ada Lovelace' });
-    expect((await collaborator.call('GET', `/lock/${d.id}/`)).json()).toEqual(taken.json());
-    expect((await detail(d, collaborator.call)).lockHolder).toEqual(taken.json());
+    const held = { holderId: d.author.user.id, holder: 'Ada Lovelace' };
+    expect(taken.json()).toEqual({ ...held, mine: true });
+    expect((await collaborator.call('GET', `/lock/${d.id}/`)).json()).toEqual({
+      ...held,
+      mine: false,
+      reason: 'held',
+      message: proposalMessages.locked('Ada Lovelace'),
+    });
+    expect((await detail(d, collaborator.call)).lockHolder).toEqual({ ...held, mine: false });
+    expect((await detail(d)).lockHolder).toEqual({ ...held, mine: true });
 
     const before = await detail(d);
     const res = await save(d, collaborator.call, forms.project, { title: 'Mine now' });
@@ -726,7 +830,13 @@ describe('the editing lock', () => {
 
   it('is never taken by someone who may only look', async () => {
     const d = await draft();
-    expect((await chair('GET', `/lock/${d.id}/`)).json()).toEqual({ holderId: null, holder: null });
+    expect((await chair('GET', `/lock/${d.id}/`)).json()).toEqual({
+      holderId: null,
+      holder: null,
+      mine: false,
+      reason: 'noEdit',
+      message: proposalMessages.editorsOnly,
+    });
     expect((await d.author.call('GET', `/lock/${d.id}/`)).json().holderId).toBe(d.author.user.id);
     expect((await chair('GET', `/lock/${d.id}/`)).json().holderId).toBe(d.author.user.id);
     expect((await member('GET', `/lock/${d.id}/`)).statusCode).toBe(404);
@@ -760,7 +870,7 @@ describe('the editing lock', () => {
     for (let second = 10; second <= 50; second += 10) {
       ctx.clock.advance(10_000);
       expect(
-        (await save(d, d.author.call, forms.project, { title: `At ${second} s` })).statusCode,
+        (await saveOver(d, d.author.call, forms.project, { title: `At ${second} s` })).statusCode,
       ).toBe(200);
     }
     ctx.clock.advance(LOCK_LEASE_MS - 1);
@@ -788,6 +898,528 @@ describe('the editing lock', () => {
     const [holder] = holders;
     expect([d.author.user.id, collaborator.user.id]).toContain(holder);
     expect((await detail(d)).lockHolder?.holderId).toBe(holder);
+  });
+});
+
+describe('versioned answers', () => {
+  /** The stored row of an entry: its answers, version and index. */
+  const rowOf = async (entryId: string) => {
+    const [row] = await ctx.app.db
+      .select({
+        index: proposalResponses.entryIndex,
+        version: proposalResponses.version,
+        data: proposalResponses.data,
+      })
+      .from(proposalResponses)
+      .where(eq(proposalResponses.entryId, entryId));
+    return row;
+  };
+  const saveCount = async (d: Draft) =>
+    (await auditOf(ctx.app, 'proposal', d.id)).filter((a) => a.action === 'proposal.save').length;
+
+  it('refuses a save from a version someone has saved over, with what is saved now, and writes nothing', async () => {
+    const d = await draft();
+    const added = await save(d, d.author.call, forms.team, { name: 'Ada' });
+    const { entryId } = added.json();
+    // Another tab of Ada's saves the entry (after the first let go of the lock).
+    await d.author.call('DELETE', `/lock/${d.id}/`);
+    ctx.clock.advance(60_000);
+    const other = d.author.tab('tab-two');
+    const theirs = await save(
+      d,
+      other,
+      forms.team,
+      { name: 'Ada Lovelace' },
+      { entryId, version: 1 },
+    );
+    expect(theirs.json()).toMatchObject({ entryId, version: 2 });
+    const savedAt = ctx.clock.now();
+    await other('DELETE', `/lock/${d.id}/`);
+    const before = { lastModified: (await detail(d)).lastModified, saves: await saveCount(d) };
+
+    ctx.clock.advance(1000);
+    const mine = await save(
+      d,
+      d.author.call,
+      forms.team,
+      { name: 'A. Lovelace' },
+      { entryId, version: 1 },
+    );
+    expect(mine.statusCode).toBe(409);
+    expect(mine.json()).toEqual({
+      detail: proposalMessages.answersStale('Ada Lovelace', savedAt, true),
+      code: errorCodes.stale,
+      current: {
+        entryId,
+        version: 2,
+        savedAt: savedAt.toISOString(),
+        savedBy: 'Ada Lovelace',
+        data: { name: 'Ada Lovelace' },
+      },
+    });
+    expect(mine.json().detail).toMatch(
+      /^Ada Lovelace saved this entry on \d+ \w+ \d{4} at \d\d:\d\d UTC/,
+    );
+    expect(await rowOf(entryId)).toEqual({ index: 0, version: 2, data: { name: 'Ada Lovelace' } });
+    expect((await detail(d)).lastModified).toBe(before.lastModified);
+    expect(await saveCount(d)).toBe(before.saves);
+    // Keep mine: a save from the version now saved goes through.
+    const kept = await save(
+      d,
+      d.author.call,
+      forms.team,
+      { name: 'A. Lovelace' },
+      { entryId, version: 2 },
+    );
+    expect(kept.json()).toMatchObject({ entryId, version: 3 });
+  });
+
+  it('never writes a first answer over one saved meanwhile: 409 stale with it', async () => {
+    const d = await draft();
+    const first = await save(d, d.author.call, forms.project, { title: 'Dark matter' });
+    const res = await save(d, d.author.call, forms.project, { title: 'Written in another tab' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({
+      detail: proposalMessages.answersStale('Ada Lovelace', ctx.clock.now(), false),
+      code: errorCodes.stale,
+      current: {
+        entryId: first.json().entryId,
+        version: 1,
+        savedAt: ctx.clock.now().toISOString(),
+        savedBy: 'Ada Lovelace',
+        data: { title: 'Dark matter' },
+      },
+    });
+    expect((await entriesOf(d.id, forms.project)).map((e) => e.data)).toEqual([
+      { title: 'Dark matter' },
+    ]);
+  });
+
+  it('refuses a save of an entry deleted meanwhile (current null), and writes it nowhere', async () => {
+    const d = await draft();
+    const ada = (await save(d, d.author.call, forms.team, { name: 'Ada' })).json().entryId;
+    await save(d, d.author.call, forms.team, { name: 'Grace' });
+    const removed = await d.author.call('DELETE', '/delete_multi_form/', {
+      callId: d.callId,
+      proposalId: d.id,
+      formId: forms.team,
+      entryId: ada,
+    });
+    expect(removed.statusCode, removed.body).toBe(204);
+    const res = await save(
+      d,
+      d.author.call,
+      forms.team,
+      { name: 'Ada L.' },
+      { entryId: ada, version: 1 },
+    );
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({
+      detail: proposalMessages.entryGone,
+      code: errorCodes.stale,
+      current: null,
+    });
+    expect(await entriesOf(d.id, forms.team)).toEqual([{ index: 0, data: { name: 'Grace' } }]);
+    // An entry of another form is none of this form's entries either.
+    const project = (await save(d, d.author.call, forms.project, { title: 'x' })).json().entryId;
+    const elsewhere = await save(
+      d,
+      d.author.call,
+      forms.team,
+      { name: 'Ada' },
+      { entryId: project, version: 1 },
+    );
+    expect(elsewhere.json()).toMatchObject({ code: errorCodes.stale, current: null });
+  });
+
+  it('deletes the entry its id names, the others keeping theirs; a stale delete removes nothing', async () => {
+    const d = await draft();
+    const ids: string[] = [];
+    for (const name of ['Ada', 'Grace', 'Edsger'])
+      ids.push((await save(d, d.author.call, forms.team, { name })).json().entryId);
+    const remove = (entry: { entryId?: string; formIndex?: number }) =>
+      d.author.call('DELETE', '/delete_multi_form/', {
+        callId: d.callId,
+        proposalId: d.id,
+        formId: forms.team,
+        ...entry,
+      });
+    expect((await remove({ entryId: ids[1] })).statusCode).toBe(204);
+    // Edsger moved up, with his id and version.
+    expect(
+      (await detail(d)).entries[String(forms.team)]!.map((e) => [e.entryId, e.version]),
+    ).toEqual([
+      [ids[0], 1],
+      [ids[2], 1],
+    ]);
+    // Deleting Grace again (a stale tab) deletes nobody else.
+    const again = await remove({ entryId: ids[1] });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({
+      detail: proposalMessages.entryGone,
+      code: errorCodes.stale,
+      current: null,
+    });
+    // The id and the number must name one entry: Edsger is number 1 now, not 2.
+    const moved = await remove({ entryId: ids[2], formIndex: 2 });
+    expect(moved.statusCode).toBe(409);
+    expect(moved.json()).toMatchObject({
+      detail: proposalMessages.entryMoved,
+      code: errorCodes.stale,
+      current: { entryId: ids[2], version: 1, data: { name: 'Edsger' } },
+    });
+    expect(await entriesOf(d.id, forms.team)).toEqual([
+      { index: 0, data: { name: 'Ada' } },
+      { index: 1, data: { name: 'Edsger' } },
+    ]);
+    expect((await remove({ entryId: ids[2], formIndex: 1 })).statusCode).toBe(204);
+    expect(await entriesOf(d.id, forms.team)).toEqual([{ index: 0, data: { name: 'Ada' } }]);
+  });
+
+  it('answers a retried save as the first did, and refuses a reused hash with other answers (409)', async () => {
+    const d = await draft();
+    const hash = nextHash();
+    const first = await save(d, d.author.call, forms.team, { name: 'Ada', hours: 3 }, { hash });
+    expect(first.statusCode, first.body).toBe(200);
+    // The same answers, their keys in another order: the same save.
+    const same = await save(d, d.author.call, forms.team, { hours: 3, name: 'Ada' }, { hash });
+    expect(same.statusCode, same.body).toBe(200);
+    expect(same.json()).toEqual(first.json());
+    const other = await save(d, d.author.call, forms.team, { name: 'Grace' }, { hash });
+    expect(other.statusCode).toBe(409);
+    expect(other.json()).toEqual({
+      detail: proposalMessages.saveReused,
+      code: errorCodes.conflict,
+    });
+    expect((await entriesOf(d.id, forms.team)).map((e) => e.data)).toEqual([
+      { name: 'Ada', hours: 3 },
+    ]);
+
+    // A save of a saved entry is keyed on that entry.
+    const { entryId } = first.json();
+    const change = { hash: nextHash(), entryId, version: 1 };
+    const changed = await save(d, d.author.call, forms.team, { name: 'Ada L.' }, change);
+    expect(changed.json()).toMatchObject({ entryId, version: 2 });
+    const retried = await save(d, d.author.call, forms.team, { name: 'Ada L.' }, change);
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect(retried.json()).toEqual(changed.json());
+    const reused = await save(d, d.author.call, forms.team, { name: 'Someone else' }, change);
+    expect(reused.statusCode).toBe(409);
+    expect(reused.json().detail).toBe(proposalMessages.saveReused);
+    expect(await rowOf(entryId)).toMatchObject({ version: 2, data: { name: 'Ada L.' } });
+  });
+
+  it('refuses a save that would take the answers past 10 MB (413), counting a replaced entry once', async () => {
+    const d = await draft();
+    const big = (letter: string) => ({ name: letter.repeat(RESPONSE_DATA_MAX_BYTES - 1024) });
+    // Ten entries of nearly 1 MB each, straight in the database: 10 KB are left.
+    await ctx.app.db.insert(proposalResponses).values(
+      Array.from({ length: 10 }, (_, index) => ({
+        proposalId: d.id,
+        formId: forms.team,
+        entryIndex: index,
+        data: big('x'),
+        updatedAt: ctx.clock.now(),
+      })),
+    );
+    const tooMuch = await save(
+      d,
+      d.author.call,
+      forms.project,
+      { title: 'y'.repeat(20_000) },
+      {
+        validate: false,
+      },
+    );
+    expect(tooMuch.statusCode).toBe(413);
+    expect(tooMuch.json()).toEqual({
+      detail: proposalMessages.answersTooLarge(PROPOSAL_ANSWERS_MAX_BYTES),
+      code: errorCodes.payloadTooLarge,
+    });
+    expect(tooMuch.json().detail).toContain('10 MB');
+    expect(await entriesOf(d.id, forms.project)).toEqual([]);
+    expect((await save(d, d.author.call, forms.project, { title: 'Short' })).statusCode).toBe(200);
+    // Replacing an entry with one as large takes nothing more.
+    const replaced = await saveOver(d, d.author.call, forms.team, big('z'));
+    expect(replaced.statusCode, replaced.body).toBe(200);
+  });
+
+  it(`refuses a new entry past ${MAX_ENTRIES} (409)`, async () => {
+    const d = await draft();
+    await ctx.app.db.insert(proposalResponses).values(
+      Array.from({ length: MAX_ENTRIES }, (_, index) => ({
+        proposalId: d.id,
+        formId: forms.team,
+        entryIndex: index,
+        data: { name: `Member ${index + 1}` },
+        updatedAt: ctx.clock.now(),
+      })),
+    );
+    const res = await save(d, d.author.call, forms.team, { name: 'One too many' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().detail).toBe(proposalMessages.tooManyEntries(MAX_ENTRIES));
+    expect(await entriesOf(d.id, forms.team)).toHaveLength(MAX_ENTRIES);
+  });
+});
+
+describe('one editor is one browser tab', () => {
+  const lockOf = async (who: Call, d: Draft) => {
+    const res = await who('GET', `/lock/${d.id}/`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+  const otherTab = {
+    mine: false,
+    reason: 'otherTab',
+    message: proposalMessages.lockedInOtherTab,
+  };
+
+  it('lets one of two logins of one person save; the other is told it is open elsewhere', async () => {
+    const d = await draft();
+    const second = await d.author.again();
+    expect((await save(d, d.author.call, forms.project, { title: 'Dark matter' })).statusCode).toBe(
+      200,
+    );
+    const res = await saveOver(d, second, forms.project, { title: 'From the other login' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({
+      detail: proposalMessages.lockedInOtherTab,
+      code: proposalErrorCodes.locked,
+    });
+    expect((await entriesOf(d.id, forms.project)).map((e) => e.data)).toEqual([
+      { title: 'Dark matter' },
+    ]);
+    const holder = { holderId: d.author.user.id, holder: 'Ada Lovelace' };
+    expect(await lockOf(second, d)).toEqual({ ...holder, ...otherTab });
+    expect(await lockOf(d.author.call, d)).toEqual({ ...holder, mine: true });
+    expect((await detail(d, second)).lockHolder).toEqual({ ...holder, mine: false });
+  });
+
+  it('lets one of two tabs of one login save; each lets go only of its own lock', async () => {
+    const d = await draft();
+    const one = d.author.tab('tab-one');
+    const two = d.author.tab('tab-two');
+    expect(await lockOf(one, d)).toMatchObject({ mine: true });
+    expect(await lockOf(two, d)).toMatchObject(otherTab);
+    const refused = await save(d, two, forms.project, { title: 'From tab two' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().code).toBe(proposalErrorCodes.locked);
+    expect((await save(d, one, forms.project, { title: 'From tab one' })).statusCode).toBe(200);
+    expect((await detail(d, two)).lockHolder).toMatchObject({ mine: false });
+    expect((await detail(d, one)).lockHolder).toMatchObject({ mine: true });
+    // The other tab's DELETE leaves the lock with tab one; tab one's releases it.
+    expect((await two('DELETE', `/lock/${d.id}/`)).statusCode).toBe(204);
+    expect((await detail(d, one)).lockHolder).toMatchObject({ mine: true });
+    expect((await one('DELETE', `/lock/${d.id}/`)).statusCode).toBe(204);
+    expect((await detail(d)).lockHolder).toBeNull();
+    expect((await saveOver(d, two, forms.project, { title: 'From tab two' })).statusCode).toBe(200);
+  });
+
+  it('gives the lock to a save when nobody holds it, as GET /lock/ would', async () => {
+    const d = await draft();
+    const tab = d.author.tab('tab-one');
+    expect((await detail(d)).lockHolder).toBeNull();
+    expect((await save(d, tab, forms.project, { title: 'Dark matter' })).statusCode).toBe(200);
+    expect((await detail(d, tab)).lockHolder).toMatchObject({ mine: true });
+    expect(await lockOf(d.author.call, d)).toMatchObject(otherTab);
+    expect(await lockOf(tab, d)).toMatchObject({ mine: true });
+  });
+
+  it('after the lease ran out and another person saved, the first one’s save is 409 stale with theirs', async () => {
+    const d = await draft();
+    const grace = await addCollaborator(d, { firstName: 'Grace', lastName: 'Hopper' });
+    const first = await save(d, d.author.call, forms.project, { title: 'Dark matter' });
+    const { entryId } = first.json();
+    // Ada's laptop sleeps past the lease; Grace takes the lock, saves, and leaves.
+    ctx.clock.advance(LOCK_LEASE_MS);
+    expect(await lockOf(grace.call, d)).toMatchObject({ holderId: grace.user.id, mine: true });
+    const theirs = await save(
+      d,
+      grace.call,
+      forms.project,
+      { title: 'Dark energy' },
+      {
+        entryId,
+        version: 1,
+      },
+    );
+    expect(theirs.json()).toMatchObject({ entryId, version: 2 });
+    const savedAt = ctx.clock.now();
+    // While Grace holds it, Ada's save is refused for the lock, naming her.
+    const meanwhile = await save(
+      d,
+      d.author.call,
+      forms.project,
+      { title: 'Mine' },
+      {
+        entryId,
+        version: 1,
+      },
+    );
+    expect(meanwhile.json()).toEqual({
+      detail: proposalMessages.locked('Grace Hopper'),
+      code: proposalErrorCodes.locked,
+    });
+    expect((await grace.call('DELETE', `/lock/${d.id}/`)).statusCode).toBe(204);
+    // Ada's tab wakes and saves what it had: it takes the free lock, and is told.
+    ctx.clock.advance(1000);
+    const mine = await save(
+      d,
+      d.author.call,
+      forms.project,
+      { title: 'Dark matter, revised' },
+      {
+        entryId,
+        version: 1,
+      },
+    );
+    expect(mine.statusCode).toBe(409);
+    expect(mine.json()).toEqual({
+      detail: proposalMessages.answersStale('Grace Hopper', savedAt, false),
+      code: errorCodes.stale,
+      current: {
+        entryId,
+        version: 2,
+        savedAt: savedAt.toISOString(),
+        savedBy: 'Grace Hopper',
+        data: { title: 'Dark energy' },
+      },
+    });
+    expect((await entriesOf(d.id, forms.project)).map((e) => e.data)).toEqual([
+      { title: 'Dark energy' },
+    ]);
+  });
+
+  it('refuses submit, retract and delete while another tab holds the lock', async () => {
+    const d = await draft();
+    await save(d, d.author.call, forms.project, { title: 'Dark matter' });
+    await save(d, d.author.call, forms.team, { name: 'Ada' });
+    const tab = d.author.tab('tab-two');
+    const state = (who: Call, state: number) =>
+      who('POST', '/proposal_state/', { proposalId: d.id, state });
+    for (const res of [await state(tab, 1), await tab('DELETE', `/proposals/${d.id}/`)]) {
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toEqual({
+        detail: proposalMessages.lockedInOtherTab,
+        code: proposalErrorCodes.locked,
+      });
+    }
+    expect((await state(d.author.call, 1)).statusCode).toBe(200);
+    expect((await state(tab, 0)).json().code).toBe(proposalErrorCodes.locked);
+    expect((await state(d.author.call, 0)).statusCode).toBe(200);
+  });
+
+  it('costs a poll one read of the facts the rule needs and one statement on the lock table', async () => {
+    const d = await draft();
+    await lockOf(d.author.call, d);
+    const collaborator = await addCollaborator(d);
+    await ctx.app.jobs.drain();
+    for (const [who, mine] of [
+      [d.author.call, true],
+      [collaborator.call, false],
+    ] as const) {
+      const sent = await statementsOf(async () =>
+        expect(await lockOf(who, d)).toMatchObject({ mine }),
+      );
+      // Besides the session's own lookup (and the job runner's own work, on PostgreSQL's
+      // pool beside the request): no transaction, no write to the proposal's row.
+      const own = sent.filter((text) => !/"(auth_tokens|jobs)"/.test(text));
+      expect(own, own.join('\n')).toHaveLength(2);
+      expect(own[0]).toMatch(/^select .* from "proposals" inner join "calls"/s);
+      expect(own[1]).toMatch(/^with "taken" as \(insert into "proposal_locks"/);
+    }
+  });
+
+  it('reads a malformed tab id as none: the session alone is then the editor', async () => {
+    const d = await draft();
+    const tooLong = d.author.tab('x'.repeat(65));
+    const spaced = d.author.tab('tab one');
+    expect((await save(d, tooLong, forms.project, { title: 'Dark matter' })).statusCode).toBe(200);
+    expect(await lockOf(d.author.call, d)).toMatchObject({ mine: true });
+    expect(await lockOf(spaced, d)).toMatchObject({ mine: true });
+    expect(await lockOf(d.author.tab('tab-one'), d)).toMatchObject(otherTab);
+  });
+
+  it('tells an editor who may not take it why: submission closed for them, or no longer editable', async () => {
+    const d = await draft();
+    await save(d, d.author.call, forms.project, { title: 'Dark matter' });
+    await save(d, d.author.call, forms.team, { name: 'Ada' });
+    const DAY = 24 * 60 * 60 * 1000;
+    ctx.clock.advance(8 * DAY);
+    try {
+      expect(await lockOf(d.author.call, d)).toEqual({
+        holderId: null,
+        holder: null,
+        mine: false,
+        reason: 'closed',
+        message: proposalMessages.authorWindowClosed,
+      });
+    } finally {
+      ctx.clock.advance(-8 * DAY);
+    }
+    await d.author.call('POST', '/proposal_state/', { proposalId: d.id, state: 1 });
+    // The lease the save took is still running, but a submitted proposal is no one's to edit.
+    expect(await lockOf(d.author.call, d)).toEqual({
+      holderId: d.author.user.id,
+      holder: 'Ada Lovelace',
+      mine: false,
+      reason: 'noEdit',
+      message: proposalMessages.submitted,
+    });
+  });
+});
+
+describe('collaborators who review the proposal', () => {
+  /** A submitted proposal with Rita assigned to review it; with her review saved if told. */
+  async function reviewed(withReview: boolean) {
+    const d = await draft();
+    await save(d, d.author.call, forms.project, { title: 'Dark matter' });
+    await save(d, d.author.call, forms.team, { name: 'Ada' });
+    await d.author.call('POST', '/proposal_state/', { proposalId: d.id, state: 1 });
+    const rita = await person({ firstName: 'Rita', lastName: 'Reviewer' });
+    await assignReviewers(ctx.app, d.id, [rita.user.id]);
+    if (withReview) await makeReview(ctx.app, d.id, rita.user.id);
+    const add = () =>
+      d.author.call('POST', '/collaborators/', { proposalId: d.id, hash: rita.user.hash });
+    const reviewers = async () =>
+      (
+        await ctx.app.db
+          .select({ id: proposalReviewers.userId })
+          .from(proposalReviewers)
+          .where(eq(proposalReviewers.proposalId, d.id))
+      ).map((r) => r.id);
+    return { d, rita, add, reviewers };
+  }
+
+  it('refuses one who has saved a review of it (409), changing nothing', async () => {
+    const { d, rita, add, reviewers } = await reviewed(true);
+    const res = await add();
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({
+      detail: proposalMessages.reviewerCollaborator,
+      code: errorCodes.conflict,
+    });
+    expect((await detail(d)).collaboratorIds).toEqual([]);
+    expect(await reviewers()).toEqual([rita.user.id]);
+  });
+
+  it('takes one who has not off the reviewers in the same change, audited, and tells the chairs', async () => {
+    const { d, rita, add, reviewers } = await reviewed(false);
+    const res = await add();
+    expect(res.statusCode, res.body).toBe(201);
+    expect((await detail(d)).collaboratorIds).toEqual([rita.user.id]);
+    expect(await reviewers()).toEqual([]);
+    const audit = (await auditOf(ctx.app, 'proposal', d.id)).slice(-2);
+    expect(audit.map((a) => [a.action, a.changes])).toEqual([
+      ['proposal.remove_reviewer', { reviewerIds: { before: [rita.user.id], after: [] } }],
+      ['proposal.add_collaborator', { collaboratorIds: { before: [], after: [rita.user.id] } }],
+    ]);
+    const mail = await lastMailTo(ctx, chairEmail);
+    expect(mail.subject).toBe('Reviewer removed from Dark matter survey');
+    expect(mail.text).toContain('Ada Lovelace added Rita Reviewer as a collaborator');
+    expect(mail.links).toContain(
+      `${ctx.app.config.publicUrl}/calls/${d.callId}/proposals/${d.id}/`,
+    );
   });
 });
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { inArray, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import {
   loginThrottle,
   oidcStates,
   passwordResets,
+  proposalSaves,
   rateLimitHits,
   securityKeyChallenges,
   twoFactorRecoveryCodes,
@@ -27,10 +28,13 @@ import {
 import { loggerOptions } from '../src/platform/http/log-options.js';
 import { createRetention, RETENTION_BATCH, type Retention } from '../src/ops/retention.js';
 import { captureLog } from './log-capture.js';
+import { makeProposal } from './call-fixtures.js';
+import { makeProposalCall, makeProposalForms } from './proposal-fixtures.js';
 import {
   auth,
   createTestApp,
   login,
+  makeCommittee,
   makeUser,
   testDatabaseKind,
   type TestContext,
@@ -53,6 +57,8 @@ const { stream: logStream, entries: logEntries } = captureLog<{
 
 let ctx: TestContext;
 let userId: number;
+/** A draft whose Save All records (proposal_saves) the job prunes. */
+let proposalId: number;
 const uniq = () => randomBytes(8).toString('hex');
 
 beforeAll(async () => {
@@ -66,6 +72,14 @@ beforeAll(async () => {
   // machine it could otherwise take a test's rows before the test's own run counts them.
   await ctx.app.retention.run();
   userId = (await makeUser(ctx.app)).id;
+  const admin = { id: (await makeUser(ctx.app, { isAdmin: true })).id, isAdmin: true };
+  const { callId, typeId } = await makeProposalCall(ctx.app, {
+    committeeId: (await makeCommittee(ctx.app)).id,
+    forms: await makeProposalForms(ctx.app),
+    admin,
+  });
+  const draft = await makeProposal(ctx.app, { callId, proposalTypeId: typeId, authorId: userId });
+  proposalId = draft.id;
 });
 afterAll(() => ctx?.close());
 
@@ -93,6 +107,10 @@ async function insert<T extends PgTable>(
 }
 
 const digest = () => randomBytes(32).toString('hex');
+/** A Save All hash (below 2^31), random so rows of other runs never clash. */
+const saveHash = () => randomBytes(4).readUInt32BE() % 2 ** 31;
+/** A Save All record as a save leaves it: the entry it wrote and that entry's version. */
+const savedEntry = <T extends object>(row: T) => ({ ...row, entryId: randomUUID(), version: 1 });
 const token = (times: { createdAt: Date; lastUsedAt: Date; revokedAt?: Date }) => ({
   userId,
   keyHash: digest(),
@@ -306,6 +324,48 @@ const cases: Case[] = [
           expiresAt: ago(DAY - MINUTE),
         },
       ]),
+  },
+  {
+    kind: 'proposal_saves',
+    table: proposalSaves,
+    key: proposalSaves.hash,
+    // Save All records older than the retry window (a day); the hash is each row's key here.
+    gone: () =>
+      insert(
+        proposalSaves,
+        proposalSaves.hash,
+        [
+          {
+            proposalId,
+            formId: 1,
+            entryIndex: 0,
+            hash: saveHash(),
+            savedAt: ago(DAY + MINUTE),
+          },
+          {
+            proposalId,
+            formId: 1,
+            entryIndex: 1,
+            hash: saveHash(),
+            savedAt: ago(30 * DAY),
+          },
+        ].map(savedEntry),
+      ),
+    stay: () =>
+      insert(
+        proposalSaves,
+        proposalSaves.hash,
+        [
+          {
+            proposalId,
+            formId: 1,
+            entryIndex: 0,
+            hash: saveHash(),
+            savedAt: ago(DAY - MINUTE),
+          },
+          { proposalId, formId: 2, entryIndex: 0, hash: saveHash(), savedAt: ago(0) },
+        ].map(savedEntry),
+      ),
   },
   {
     kind: 'captcha_uses',

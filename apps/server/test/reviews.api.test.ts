@@ -1,4 +1,4 @@
-import type { CallSave, ProposalDetail, ReviewResponseSave } from '@merit/contract';
+import type { CallSave, ProposalDetail, ReviewDetail, ReviewResponseSave } from '@merit/contract';
 import { reviewMessages } from '@merit/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveCall } from '../src/modules/calls/calls.service.js';
@@ -153,15 +153,28 @@ const saveReview = (
     ...extra,
   });
 
-/** A full review: its written form, then its scores. */
+/** The review and version a save answered: what the next save of that review names. */
+const next = (saved: { json: () => { reviewId: number; version: number } }) => {
+  const { reviewId, version } = saved.json();
+  return { reviewId, version };
+};
+
+/** A full review, as Save All sends it: its written form, then its scores. */
 async function review(w: World, who: Person, significance: number, feasibility: number) {
   const first = await saveReview(w, who, forms.review, {
     strengths: `Strong, says ${who.user.firstName}`,
   });
   expect(first.statusCode, first.body).toBe(200);
-  const second = await saveReview(w, who, forms.score, { significance, feasibility });
+  const second = await saveReview(w, who, forms.score, { significance, feasibility }, next(first));
   expect(second.statusCode, second.body).toBe(200);
-  return second.json() as { reviewId: number; score: number | null };
+  return second.json() as { reviewId: number; score: number | null; version: number };
+}
+
+/** A review as its author reads it. */
+async function reviewOf(w: World, who: Person, reviewId: number) {
+  const res = await who.call('GET', `/reviews/${w.proposalId}/${reviewId}/`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as ReviewDetail;
 }
 
 describe('assigning reviewers', () => {
@@ -273,7 +286,7 @@ describe('saving a review', () => {
       w.rita,
       forms.score,
       { significance: 4, feasibility: 3 },
-      { reviewId },
+      next(first),
     );
     expect(second.json()).toMatchObject({ reviewId, score: 3.5 });
     const res = await w.rita.call('GET', `/reviews/${w.proposalId}/${reviewId}/`);
@@ -291,6 +304,7 @@ describe('saving a review', () => {
         { name: 'feasibility', value: 3 },
       ],
       score: 3.5,
+      version: 2,
       abilities: { edit: true },
     });
   });
@@ -316,8 +330,14 @@ describe('saving a review', () => {
     reviewTime();
     const hash = 4242;
     const one = await saveReview(w, w.rita, forms.review, { strengths: 'Solid' }, { hash });
-    await saveReview(w, w.rita, forms.score, { significance: 5 }, { hash });
-    await saveReview(w, w.rita, forms.score, { significance: 5 }, { hash });
+    const two = await saveReview(
+      w,
+      w.rita,
+      forms.score,
+      { significance: 5 },
+      { hash, ...next(one) },
+    );
+    await saveReview(w, w.rita, forms.score, { significance: 5 }, { hash, ...next(two) });
     const rows = await auditOf(ctx.app, 'review', one.json().reviewId);
     expect(rows).toHaveLength(1);
   });
@@ -365,19 +385,146 @@ describe('saving a review', () => {
     await assign(w, w.rita.user.id);
     await assign(w, w.ben.user.id);
     reviewTime();
-    const { reviewId } = await review(w, w.rita, 4, 4);
+    const { reviewId, version } = await review(w, w.rita, 4, 4);
     const res = await saveReview(
       w,
       w.ben,
       forms.review,
       { strengths: 'Overwritten' },
-      { reviewId },
+      { reviewId, version },
     );
     expect(res.statusCode).toBe(403);
     expect(res.json().detail).toBe(reviewMessages.notOwnReview);
     const view = await w.ben.call('GET', `/reviews/${w.proposalId}/${reviewId}/`);
     expect(view.json().responses[forms.review]).toEqual({ strengths: 'Strong, says Rita' });
     expect(view.json().abilities.edit).toBe(false);
+  });
+});
+
+describe('versions of a review', () => {
+  it('saves a Save All of two forms, each naming the version the one before answered', async () => {
+    const w = await world();
+    await assign(w, w.rita.user.id);
+    reviewTime();
+    const first = await saveReview(w, w.rita, forms.review, { strengths: 'Careful plan' });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().version).toBe(1);
+    const second = await saveReview(w, w.rita, forms.score, { significance: 5 }, next(first));
+    expect(second.statusCode, second.body).toBe(200);
+    expect(second.json()).toMatchObject({ reviewId: first.json().reviewId, version: 2 });
+    const saved = await reviewOf(w, w.rita, first.json().reviewId);
+    expect(saved.version).toBe(2);
+    expect(saved.responses).toEqual({
+      [forms.review]: { strengths: 'Careful plan' },
+      [forms.score]: { significance: 5 },
+    });
+  });
+
+  it('refuses a save from a version saved over since, with the review as saved, writing nothing', async () => {
+    const w = await world();
+    await assign(w, w.rita.user.id);
+    reviewTime();
+    const { reviewId } = await review(w, w.rita, 4, 4);
+    const opened = await reviewOf(w, w.rita, reviewId);
+    // Another tab saves the scores again; this one still has the version it opened.
+    const elsewhere = await saveReview(
+      w,
+      w.rita,
+      forms.score,
+      { significance: 2, feasibility: 2 },
+      { reviewId, version: opened.version },
+    );
+    expect(elsewhere.statusCode, elsewhere.body).toBe(200);
+    const savedAt = new Date(elsewhere.json().lastModified);
+    const auditBefore = await auditOf(ctx.app, 'review', reviewId);
+    ctx.clock.advance(60_000);
+
+    const res = await saveReview(
+      w,
+      w.rita,
+      forms.review,
+      { strengths: 'From the stale tab' },
+      { reviewId, version: opened.version },
+    );
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({
+      code: 'stale',
+      detail: reviewMessages.stale(savedAt),
+      current: {
+        reviewId,
+        version: opened.version + 1,
+        responses: {
+          [forms.review]: { strengths: 'Strong, says Rita' },
+          [forms.score]: { significance: 2, feasibility: 2 },
+        },
+        savedAt: savedAt.toISOString(),
+      },
+    });
+    expect(res.json().detail).toContain(`${savedAt.getUTCFullYear()} at`);
+    expect(res.json().detail).toContain('UTC');
+    const after = await reviewOf(w, w.rita, reviewId);
+    expect(after).toMatchObject({
+      version: opened.version + 1,
+      score: 2,
+      lastModified: savedAt.toISOString(),
+    });
+    expect(after.responses[forms.review]).toEqual({ strengths: 'Strong, says Rita' });
+    expect(await auditOf(ctx.app, 'review', reviewId)).toEqual(auditBefore);
+  });
+
+  it('refuses a second review without reviewId (the new-review page open twice), keeping the saved one', async () => {
+    const w = await world();
+    await assign(w, w.rita.user.id);
+    reviewTime();
+    const { reviewId, version } = await review(w, w.rita, 4, 3);
+    const saved = await reviewOf(w, w.rita, reviewId);
+    // The second tab opened before the first saved: it saves its blank form as a new review.
+    const res = await saveReview(w, w.rita, forms.review, {}, { validate: false });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({
+      code: 'stale',
+      detail: reviewMessages.reviewExists(new Date(saved.lastModified)),
+      current: {
+        reviewId,
+        version,
+        responses: saved.responses,
+        savedAt: saved.lastModified,
+      },
+    });
+    expect(await reviewOf(w, w.rita, reviewId)).toEqual(saved);
+  });
+
+  it('lets exactly one of two saves from one version through', async () => {
+    const w = await world();
+    await assign(w, w.rita.user.id);
+    reviewTime();
+    const { reviewId, version } = await review(w, w.rita, 3, 3);
+    const answers = await Promise.all(
+      ['First tab', 'Second tab'].map((strengths) =>
+        saveReview(w, w.rita, forms.review, { strengths }, { reviewId, version }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    const won = answers.find((a) => a.statusCode === 200)!.json();
+    const lost = answers.find((a) => a.statusCode === 409)!.json();
+    expect(won.version).toBe(version + 1);
+    expect(lost.code).toBe('stale');
+    const saved = await reviewOf(w, w.rita, reviewId);
+    expect(saved.version).toBe(version + 1);
+    expect(lost.current).toMatchObject({
+      version: version + 1,
+      responses: { [forms.review]: saved.responses[forms.review] },
+    });
+  });
+
+  it('needs the version a save of a saved review started from', async () => {
+    const w = await world();
+    await assign(w, w.rita.user.id);
+    reviewTime();
+    const { reviewId } = await review(w, w.rita, 3, 3);
+    const res = await saveReview(w, w.rita, forms.review, { strengths: 'Hm' }, { reviewId });
+    expect(res.statusCode).toBe(400);
+    expect(Object.keys(res.json().fields)).toEqual(['version']);
   });
 });
 

@@ -7,6 +7,12 @@ export const errorBody = z
     detail: z.string(),
     code: z.string(),
     fields: z.record(z.string(), z.array(z.string())).optional(),
+    /**
+     * With `code` `stale` (a save that started from a version someone has since changed):
+     * what is saved now, so the person can choose between theirs and it. Its shape is the
+     * route's (`staleEntry`, `staleReview`, `staleDecision`); null when it is gone.
+     */
+    current: z.unknown().optional(),
   })
   .meta({ id: 'Error' });
 export type ErrorBody = z.infer<typeof errorBody>;
@@ -32,6 +38,11 @@ export const errorCodes = {
   twoFactorExpired: 'two_factor_expired',
   /** A federated account must complete its registration before anything else. */
   registrationIncomplete: 'registration_incomplete',
+  /**
+   * 409: the save started from a version that is no longer the saved one (someone saved
+   * since, or the entry is gone); nothing was written, and `current` holds what is saved.
+   */
+  stale: 'stale',
   /** A body or a file larger than its route takes; the message says the limit. */
   payloadTooLarge: 'payload_too_large',
   /**

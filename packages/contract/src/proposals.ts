@@ -39,7 +39,10 @@ export const PROPOSAL_STATES = ['Draft', 'Submitted', 'Reviewed'] as const;
 
 /** The `code` of the refusals particular to proposals, beside the common `errorCodes`. */
 export const proposalErrorCodes = {
-  /** 409: someone else holds the editing lock; `detail` names them. */
+  /**
+   * 409: another editor holds the editing lock (another person, or the same person in
+   * another browser tab); `detail` says which.
+   */
   locked: 'locked',
   /** 400 from a submit: `fields` maps each form id to what must be fixed in that form. */
   invalidForms: 'invalid_forms',
@@ -48,11 +51,33 @@ export const proposalErrorCodes = {
 export const collaborator = z.object({ id, name: z.string(), email: z.string() });
 export type Collaborator = z.infer<typeof collaborator>;
 
+/**
+ * The header naming the browser tab an editor runs in (a random id per tab): the editing
+ * lock is held by one login session and one tab, so one person's two tabs are two editors.
+ * Without it, the session alone is the editor.
+ */
+export const TAB_HEADER = 'x-merit-tab';
+/** The most characters a tab id may have. */
+export const TAB_ID_MAX = 64;
+
+/**
+ * Why GET /lock/{id}/ did not give the caller the lock: another person holds it, the
+ * same person holds it in another tab or window, submission is closed for the caller, or
+ * the caller can no longer edit (submitted, no longer a collaborator, call closed).
+ */
+export const LOCK_REASONS = ['held', 'otherTab', 'closed', 'noEdit'] as const;
+export type LockReason = (typeof LOCK_REASONS)[number];
+
 /** Who holds a proposal's editing lock: `null` fields when nobody does. */
 export const lockState = z.object({
   holderId: z.number().int().nullable(),
   /** The holder's name as people read it. */
   holder: z.string().nullable(),
+  /** True only for the session and tab that hold it: the editor is editable only then. */
+  mine: z.boolean(),
+  /** When the caller does not hold it: why, and the message to show. */
+  reason: z.enum(LOCK_REASONS).optional(),
+  message: z.string().optional(),
 });
 export type LockState = z.infer<typeof lockState>;
 
@@ -61,6 +86,21 @@ export type LockState = z.infer<typeof lockState>;
  * form (types 1 and 5) the entries in index order.
  */
 export const formResponse = z.union([jsonObject, z.array(jsonObject)]);
+
+/** A saved answer's identity: a one-entry form's answers, or one entry of a multi-entry form. */
+export const entryVersion = z.object({
+  entryId: z.uuid(),
+  /** Raised by each save of it: a save names the version it started from. */
+  version: z.number().int().min(1),
+  savedAt: dateTime,
+  /** Who saved it last, as people read the name; null when that account is gone. */
+  savedBy: z.string().nullable(),
+});
+export type EntryVersion = z.infer<typeof entryVersion>;
+
+/** The `current` of a 409 `stale` from a proposal save: that entry as saved now, or null. */
+export const staleEntry = entryVersion.extend({ data: jsonObject }).nullable();
+export type StaleEntry = z.infer<typeof staleEntry>;
 
 /** GET /proposals/{id}/ (spec section 3, Proposal). */
 export const proposalDetail = z
@@ -84,6 +124,11 @@ export const proposalDetail = z
     /** Keyed by form id (as a string). */
     responses: z.record(z.string(), formResponse),
     /**
+     * Keyed by form id (as a string), like `responses`: each saved entry's id and
+     * version, in index order, for the saves that change it (`entryId`, `version`).
+     */
+    entries: z.record(z.string(), z.array(entryVersion)),
+    /**
      * Only for those who may see its reviews (chairs, members who may review it): absent,
      * not empty, for everyone else, its author and collaborators above all.
      */
@@ -97,6 +142,8 @@ export const proposalDetail = z
      * else, its author and collaborators above all until the call is closed.
      */
     decisionSummary: z.string().nullable().optional(),
+    /** The decision summary's version (0 before the first save), with `decisionSummary`. */
+    decisionSummaryVersion: z.number().int().optional(),
     abilities: proposalAbilities,
   })
   .meta({ id: 'Proposal' });
@@ -367,32 +414,44 @@ export const RESPONSE_DATA_MAX_BYTES = 1024 * 1024;
 export const RESPONSE_SAVE_BODY_LIMIT = RESPONSE_DATA_MAX_BYTES + 64 * 1024;
 /** The most entries a multi-entry form may have. */
 export const MAX_ENTRIES = 200;
+/** The most a proposal's answers may take together, every form and entry. */
+export const PROPOSAL_ANSWERS_MAX_BYTES = 10 * 1024 * 1024;
 
 /**
  * POST /proposal_responses/ (spec section 3, Proposal response payload): saves one form,
- * or one entry (`index`, from 0) of a multi-entry form. `new` with `proposalName` creates
- * the proposal first. `hash` names one Save All batch: a retry with the same hash,
- * proposal, form and index changes nothing more. `validate: false` saves a draft that
- * need not satisfy the form's schema yet.
+ * or one entry of a multi-entry form. `entryId` with `version` changes that saved entry,
+ * when `version` is still its version (else 409 `stale`); without `entryId` the save adds
+ * a new entry (a one-entry form's first answers, or an entry appended to a multi-entry
+ * form); `index` is the spec's and is only checked. `new` with `proposalName` creates the
+ * proposal first. `hash` names one Save All batch: a retry with the same hash, proposal,
+ * form and entry and the same answers changes nothing more (with other answers it is
+ * 409). `validate: false` saves a draft that need not satisfy the form's schema yet.
  */
-export const proposalResponseSave = z.object({
-  call: id,
-  proposalTypeId: id,
-  proposal: id.nullish(),
-  new: z.boolean(),
-  proposalName: z.string().max(5000).nullish(),
-  hash: z.number().int().min(0).max(SAVE_HASH_MAX),
-  formId: id,
-  index: z
-    .number()
-    .int()
-    .min(0)
-    .max(MAX_ENTRIES - 1)
-    .default(0),
-  singleSave: z.boolean().default(true),
-  validate: z.boolean().default(true),
-  data: jsonObject,
-});
+export const proposalResponseSave = z
+  .object({
+    call: id,
+    proposalTypeId: id,
+    proposal: id.nullish(),
+    new: z.boolean(),
+    proposalName: z.string().max(5000).nullish(),
+    hash: z.number().int().min(0).max(SAVE_HASH_MAX),
+    formId: id,
+    index: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_ENTRIES - 1)
+      .default(0),
+    singleSave: z.boolean().default(true),
+    validate: z.boolean().default(true),
+    data: jsonObject,
+    entryId: z.uuid().nullish(),
+    version: z.number().int().min(1).nullish(),
+  })
+  .refine((save) => !save.entryId || save.version != null, {
+    message: 'Say which version of the entry this save started from.',
+    path: ['version'],
+  });
 export type ProposalResponseSave = z.input<typeof proposalResponseSave>;
 
 export const proposalResponseSaved = z.object({
@@ -402,20 +461,33 @@ export const proposalResponseSaved = z.object({
   formId: id,
   index: z.number().int(),
   lastModified: dateTime,
+  entryId: z.uuid(),
+  version: z.number().int(),
 });
 export type ProposalResponseSaved = z.infer<typeof proposalResponseSaved>;
 
-/** DELETE /delete_multi_form/: one entry of a multi-entry form; the later ones move up. */
-export const multiFormEntryDelete = z.object({
-  callId: id,
-  proposalId: id,
-  formId: id,
-  formIndex: z
-    .number()
-    .int()
-    .min(0)
-    .max(MAX_ENTRIES - 1),
-});
+/**
+ * DELETE /delete_multi_form/: one entry of a multi-entry form; the later ones move up.
+ * `entryId` names it (`formIndex` is the spec's: when both are sent they must name the
+ * same entry, else 409 `stale`); an entry that is gone already is 409 `stale`.
+ */
+export const multiFormEntryDelete = z
+  .object({
+    callId: id,
+    proposalId: id,
+    formId: id,
+    formIndex: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_ENTRIES - 1)
+      .optional(),
+    entryId: z.uuid().optional(),
+  })
+  .refine((input) => input.formIndex !== undefined || input.entryId !== undefined, {
+    message: 'Say which entry to delete.',
+    path: ['entryId'],
+  });
 export type MultiFormEntryDelete = z.infer<typeof multiFormEntryDelete>;
 
 /** POST /collaborators/: add the person with this collaborator hash (spec section 3). */
@@ -448,5 +520,16 @@ export const DECISION_SAVE_BODY_LIMIT = DECISION_SUMMARY_MAX + 4 * 1024 * 1024;
 export const decisionSummarySave = z.object({
   proposalId: id,
   summary: z.string().max(DECISION_SUMMARY_MAX),
+  /** The version the chair started from (`decisionSummaryVersion`); stale is 409 `stale`. */
+  version: z.number().int().min(0),
 });
+
+/** The `current` of a 409 `stale` from a decision summary save. */
+export const staleDecision = z.object({
+  summary: z.string().nullable(),
+  version: z.number().int(),
+  savedBy: z.string().nullable(),
+  savedAt: dateTime.nullable(),
+});
+export type StaleDecision = z.infer<typeof staleDecision>;
 export type DecisionSummarySave = z.infer<typeof decisionSummarySave>;

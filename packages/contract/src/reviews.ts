@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTime, entityId, idParam, jsonObject } from './common.js';
+import { dateTime, entityId, idParam, jsonObject, MAX_PAGE_SIZE } from './common.js';
 
 const id = entityId;
 
@@ -21,18 +21,42 @@ export const reviewerChange = z.object({ proposalId: id, userId: id });
 export type ReviewerChange = z.infer<typeof reviewerChange>;
 
 /** POST /review_responses/: one review form of the caller's review of a proposal. */
-export const reviewResponseSave = z.object({
-  call: id,
-  proposal: id,
-  /** The review, once its first save has made it; null (or absent) for that first save. */
-  reviewId: id.nullable().optional(),
-  formId: id,
-  /** One Save All batch (0 to 2^31-1): its audit row collects the forms it saved. */
-  hash: z.number().int().min(0).max(2_147_483_647),
-  data: jsonObject,
-  /** Check `data` against the form's JSON Schema (default); false saves a draft. */
-  validate: z.boolean().default(true),
+export const reviewResponseSave = z
+  .object({
+    call: id,
+    proposal: id,
+    /**
+     * The review, once its first save has made it; null (or absent) for that first save.
+     * Without it, when the caller has a review of the proposal already, the save is 409
+     * `stale` with that review (`staleReview`), never written over it.
+     */
+    reviewId: id.nullable().optional(),
+    /**
+     * With `reviewId`: the review's version this save started from; another is 409 `stale`.
+     * Each save of any of its forms raises it, so a Save All of several forms saves them one
+     * after another, each naming the `version` the previous save answered.
+     */
+    version: z.number().int().min(1).nullish(),
+    formId: id,
+    /** One Save All batch (0 to 2^31-1): its audit row collects the forms it saved. */
+    hash: z.number().int().min(0).max(2_147_483_647),
+    data: jsonObject,
+    /** Check `data` against the form's JSON Schema (default); false saves a draft. */
+    validate: z.boolean().default(true),
+  })
+  .refine((save) => !save.reviewId || save.version != null, {
+    message: 'Say which version of the review this save started from.',
+    path: ['version'],
+  });
+
+/** The `current` of a 409 `stale` from a review save: the review as saved now. */
+export const staleReview = z.object({
+  reviewId: id,
+  version: z.number().int(),
+  responses: z.record(z.string(), jsonObject),
+  savedAt: dateTime,
 });
+export type StaleReview = z.infer<typeof staleReview>;
 export type ReviewResponseSave = z.input<typeof reviewResponseSave>;
 
 export const reviewResponseSaved = z.object({
@@ -42,6 +66,8 @@ export const reviewResponseSaved = z.object({
   /** The review's score after this save; null until a score field has a number. */
   score: z.number().nullable(),
   lastModified: dateTime,
+  /** The review's version after this save: the next save of it names this one. */
+  version: z.number().int(),
 });
 export type ReviewResponseSaved = z.infer<typeof reviewResponseSaved>;
 
@@ -66,6 +92,8 @@ export const reviewDetail = z
     scores: z.array(score),
     score: z.number().nullable(),
     lastModified: dateTime,
+    /** Raised by each save: a save names the version it started from. */
+    version: z.number().int(),
     abilities: reviewAbilities,
   })
   .meta({ id: 'Review' });
@@ -107,7 +135,38 @@ export const pendingReview = z.object({
   reviewDeadline: dateTime,
 });
 export type PendingReview = z.infer<typeof pendingReview>;
+/** One page of them, nearest review deadline first (the spec's whole list, paged). */
 export const pendingReviewList = z.array(pendingReview);
+
+/** The rows of a page of GET /pending_reviews/: by default, and at most. */
+export const PENDING_REVIEWS_PAGE = MAX_PAGE_SIZE;
+
+const limitMessage = `Expected a limit from 1 to ${PENDING_REVIEWS_PAGE}.`;
+const offsetMessage = 'Expected an offset from 0.';
+
+/**
+ * The query of GET /pending_reviews/: skip `offset` rows, then at most `limit`. Both are
+ * optional, so the spec's request without them gets the first page in the spec's shape;
+ * how many there are in all is GET /pending_reviews/count/.
+ */
+export const pendingReviewsQuery = z.object({
+  limit: z
+    .string()
+    .regex(/^[1-9][0-9]{0,8}$/, { error: limitMessage })
+    .transform(Number)
+    .pipe(z.number().max(PENDING_REVIEWS_PAGE, { error: limitMessage }))
+    .default(PENDING_REVIEWS_PAGE),
+  offset: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,8})$/, { error: offsetMessage })
+    .transform(Number)
+    .default(0),
+});
+export type PendingReviewsQuery = z.output<typeof pendingReviewsQuery>;
+
+/** GET /pending_reviews/count/: how many pending reviews in all, for the dashboard's panel. */
+export const pendingReviewCount = z.object({ total: z.number().int().min(0) });
+export type PendingReviewCount = z.infer<typeof pendingReviewCount>;
 
 /** GET /reviews/: the caller's own reviews, for the dashboard. */
 export const myReview = z.object({

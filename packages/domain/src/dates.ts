@@ -14,3 +14,14 @@ export function isStorableDate(date: Date): boolean {
   const year = date.getUTCFullYear();
   return year >= MIN_YEAR && year <= MAX_YEAR;
 }
+
+/**
+ * An instant as a message says it to people in every time zone: UTC, written out
+ * ("3 March 2026 at 14:32 UTC"), the same in the browser and on the server.
+ */
+export const utcTime = (at: Date) =>
+  `${new Intl.DateTimeFormat('en-GB', {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  }).format(at)} UTC`;

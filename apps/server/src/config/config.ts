@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -52,6 +53,11 @@ export interface Config {
   authRateLimitPerIp: number;
   /** The most bytes of uploaded PDFs one proposal extract merges; files past it are named, not merged. */
   extractAttachmentsMaxBytes: number;
+  /**
+   * PDF_WORKERS: the most proposal extracts made at once, each in a worker thread of its
+   * own (modules/files/pdf-worker.ts); the others wait their turn.
+   */
+  pdfWorkers: number;
   /**
    * The most bytes of stored files one user's uploads may hold in all (UPLOAD_QUOTA_MB,
    * ASVS V12.1.3); deleting files frees their share.
@@ -513,6 +519,9 @@ export function loadConfig(env: Env = process.env): Config {
     authRateLimitPerIp: readPositiveInt(env, 'AUTH_RATE_LIMIT_PER_IP', 300),
     // Two files of the spec's largest upload (26214400 bytes each).
     extractAttachmentsMaxBytes: readPositiveInt(env, 'EXTRACT_ATTACHMENTS_MAX_BYTES', 52_428_800),
+    // Two at most by default: an extract keeps a core busy for its second or two, and the
+    // budgets' machine has two, which requests need too.
+    pdfWorkers: readPositiveInt(env, 'PDF_WORKERS', Math.min(2, availableParallelism())),
     // 2 GB: eighty of the largest uploads. At least 25 MB, or one such file could never fit.
     uploadQuotaBytes: readUploadQuota(env),
     clamd: readClamd(env),

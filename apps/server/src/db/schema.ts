@@ -15,6 +15,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
   varchar,
 } from 'drizzle-orm/pg-core';
 
@@ -440,8 +441,7 @@ export const extensions = pgTable(
 
 /**
  * Proposals (ARCHITECTURE.md "Proposal state"): stateVal 0 Draft, 1 Submitted; Reviewed
- * is derived when read. The editing lock is a lease on the row: its holder and when it
- * runs out unless renewed (ARCHITECTURE.md "Lock").
+ * is derived when read. The editing lock is `proposal_locks`.
  */
 export const proposals = pgTable(
   'proposals',
@@ -458,8 +458,6 @@ export const proposals = pgTable(
       .references(() => users.id, { onDelete: 'restrict' }),
     name: varchar('name', { length: 100 }).notNull(),
     stateVal: integer('state_val').notNull().default(0),
-    lockHolderId: integer('lock_holder_id').references(() => users.id, { onDelete: 'set null' }),
-    lockExpiresAt: timestamp('lock_expires_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     /** lastModified: every change to the proposal, its answers or its people moves it. */
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
@@ -469,6 +467,12 @@ export const proposals = pgTable(
      * a decision being made before the call closes).
      */
     decisionSummary: text('decision_summary'),
+    /** Raised by each save of the decision summary: a save names the version it started from. */
+    decisionSummaryVersion: integer('decision_summary_version').notNull().default(0),
+    decisionSummaryAt: timestamp('decision_summary_at', { withTimezone: true }),
+    decisionSummaryBy: integer('decision_summary_by').references(() => users.id, {
+      onDelete: 'set null',
+    }),
   },
   (t) => [
     index('proposals_call_idx').on(t.callId),
@@ -482,8 +486,27 @@ export const proposals = pgTable(
 );
 
 /**
+ * The editing lock of a proposal (ARCHITECTURE.md "Lock"): a lease held by one editor, a
+ * login session (`tokenId`) in one browser tab (`tabId`, '' when the client sent none),
+ * until `expiresAt` unless renewed. Its own small row, so the editor's poll every few
+ * seconds neither rewrites nor reads the proposal's row.
+ */
+export const proposalLocks = pgTable('proposal_locks', {
+  proposalId: integer('proposal_id')
+    .primaryKey()
+    .references(() => proposals.id, { onDelete: 'cascade' }),
+  holderId: integer('holder_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  tokenId: integer('token_id').notNull(),
+  tabId: varchar('tab_id', { length: 64 }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/**
  * A proposal's answers to one form: one row per entry (index 0 for a one-entry form),
  * saved against that form (a form with saved answers cannot change, spec section 4).
+ * `entryId` names the entry whatever its index becomes; `version` rises with each save.
  */
 export const proposalResponses = pgTable(
   'proposal_responses',
@@ -496,12 +519,15 @@ export const proposalResponses = pgTable(
       .notNull()
       .references(() => forms.id, { onDelete: 'restrict' }),
     entryIndex: integer('entry_index').notNull(),
+    entryId: uuid('entry_id').notNull().defaultRandom(),
+    version: integer('version').notNull().default(1),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
     updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
     uniqueIndex('proposal_responses_entry_idx').on(t.proposalId, t.formId, t.entryIndex),
+    uniqueIndex('proposal_responses_entry_id_idx').on(t.entryId),
     index('proposal_responses_form_idx').on(t.formId),
     check('proposal_responses_index_check', sql`${t.entryIndex} >= 0`),
   ],
@@ -510,6 +536,10 @@ export const proposalResponses = pgTable(
 /**
  * The saves applied, by Save All batch (its random hash), proposal, form and entry: a
  * retried save finds its row here and changes nothing more (ARCHITECTURE.md "Save hash").
+ * A save of a new entry is keyed by the index it was sent with, a save of a saved entry
+ * by that entry's id (its index is -1 here): positions move when entries are deleted, ids
+ * do not. Saves of one proposal take turns on its row, so a retry's lookup before the
+ * insert sees every save of its batch.
  */
 export const proposalSaves = pgTable(
   'proposal_saves',
@@ -518,11 +548,17 @@ export const proposalSaves = pgTable(
       .notNull()
       .references(() => proposals.id, { onDelete: 'cascade' }),
     formId: integer('form_id').notNull(),
+    /** The index a new entry was sent with; -1 for a save of a saved entry (`entryId`). */
     entryIndex: integer('entry_index').notNull(),
     hash: integer('hash').notNull(),
     savedAt: timestamp('saved_at', { withTimezone: true }).notNull(),
+    /** The answers' digest (SHA-256, hex): a retry with other answers is refused, not dropped. */
+    digest: varchar('digest', { length: 64 }).notNull().default(''),
+    /** The entry the save wrote and its version then, so a retry answers as the first did. */
+    entryId: uuid('entry_id').notNull(),
+    version: integer('version').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.proposalId, t.formId, t.entryIndex, t.hash] })],
+  (t) => [primaryKey({ columns: [t.proposalId, t.formId, t.hash, t.entryIndex, t.entryId] })],
 );
 
 export const proposalCollaborators = pgTable(
@@ -572,6 +608,8 @@ export const reviews = pgTable(
       .references(() => users.id, { onDelete: 'restrict' }),
     score: doublePrecision('score'),
     scores: jsonb('scores').$type<{ name: string; value: number | null }[]>().notNull().default([]),
+    /** Raised by each save of any of its forms: a save names the version it started from. */
+    version: integer('version').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },

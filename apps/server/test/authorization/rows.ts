@@ -742,6 +742,7 @@ export const table: Row[] = [
       payload: {
         proposalId: (await newProposal(w, c, { stateVal: 1 })).id,
         summary: '<p>Funded.</p>',
+        version: 0,
       },
     }),
     expect: onProposal(chairsOfSubmitted(200)),
@@ -974,6 +975,14 @@ export const table: Row[] = [
   },
   {
     route: 'GET /api/v1/pending_reviews/',
+    request: async (w, c) => {
+      await newProposal(w, c, { stateVal: 1, call: w.reviewCall });
+      return {};
+    },
+    expect: loggedIn(200),
+  },
+  {
+    route: 'GET /api/v1/pending_reviews/count/',
     request: async (w, c) => {
       await newProposal(w, c, { stateVal: 1, call: w.reviewCall });
       return {};

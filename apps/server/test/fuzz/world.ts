@@ -217,6 +217,7 @@ export class FuzzWorld {
         body: () => ({
           proposalId: this.submittedId,
           summary: '<p>Funded.</p>',
+          version: 0,
         }),
       },
       'POST /api/v1/roles/:userId/': {

@@ -10,6 +10,11 @@ export interface CommitteeActor {
   id: number;
   isAdmin: boolean;
   roles: readonly ActorRole[];
+  /**
+   * The login session and browser tab the request comes from: one editor, for a
+   * proposal's editing lock (`Editor`). Absent outside a request (tools, fixtures).
+   */
+  session?: { tokenId: number; tabId: string };
 }
 
 /** Admins count as chair of every committee (ARCHITECTURE.md "Roles"). */

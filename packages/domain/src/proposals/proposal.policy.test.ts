@@ -3,6 +3,7 @@ import type { CommitteeActor } from '../permissions/committee.js';
 import { decide } from '../permissions/policies.js';
 import { abilitiesOf } from '../permissions/policy.js';
 import {
+  lockStanding,
   proposalMessages,
   proposalPolicy,
   proposalStateName,
@@ -149,36 +150,131 @@ describe('editing, at the edges of the windows', () => {
 });
 
 describe('the lock', () => {
-  const held = (holderId: number, expiresAt: Date) => ({
-    ...draft,
-    lock: { holderId, holderName: 'Ada Lovelace', expiresAt },
+  /** An editor: a person in one login session and one tab. */
+  const editor = (userId: number, tokenId = 10 * userId, tabId = 'tab-a') => ({
+    userId,
+    tokenId,
+    tabId,
   });
+  /** The actor acting from that editor's session and tab. */
+  const from = (who: Who, tokenId?: number, tabId?: string) => {
+    const { tokenId: token, tabId: tab } = editor(actors[who].id, tokenId, tabId);
+    return { ...actors[who], session: { tokenId: token, tabId: tab } };
+  };
+  const held = (by: ReturnType<typeof editor>, expiresAt: Date) => ({
+    ...draft,
+    lock: { editor: by, holderName: 'Ada Lovelace', expiresAt },
+  });
+  const live = ms(during, 1);
 
   it("refuses edits under someone else's live lock, naming them, with the code 'locked'", () => {
-    expect(decide('proposal.edit', actors.collaborator, held(1, ms(during, 1)), during)).toEqual({
+    expect(decide('proposal.edit', from('collaborator'), held(editor(1), live), during)).toEqual({
       kind: 'conflict',
       code: 'locked',
       message: proposalMessages.locked('Ada Lovelace'),
     });
   });
 
-  it('lets its holder edit, and anyone once the lease has run out', () => {
-    expect(outcome('author', 'edit', held(1, ms(during, 1)), during)).toBe(true);
-    expect(outcome('collaborator', 'edit', held(1, during), during)).toBe(true);
+  it.each([
+    ['the same tab of the same session', 10, 'tab-a', true],
+    ['another tab of the same session', 10, 'tab-b', 'conflict'],
+    ['the same tab id in another session (a second login)', 11, 'tab-a', 'conflict'],
+    ['another session without a tab id', 11, '', 'conflict'],
+  ] as const)("its holder's own person, from %s -> %s", (_name, tokenId, tabId, expected) => {
+    const decision = decide(
+      'proposal.edit',
+      from('author', tokenId, tabId),
+      held(editor(1), live),
+      during,
+    );
+    if (expected === true) return expect(decision).toBe(true);
+    // The person is told to use the tab that has it, not that someone else edits.
+    expect(decision).toEqual({
+      kind: 'conflict',
+      code: 'locked',
+      message: proposalMessages.lockedInOtherTab,
+    });
   });
 
-  it('holds off submit, retract and delete by the author too', () => {
-    const locked = held(2, ms(during, 1));
-    expect(outcome('author', 'submit', locked, during)).toBe('conflict');
-    expect(outcome('author', 'retract', { ...locked, stateVal: 1 }, during)).toBe('conflict');
-    expect(outcome('author', 'delete', locked, during)).toBe('conflict');
+  it('compares editors, not users: a caller without a session is an editor of its own', () => {
+    expect(outcome('author', 'edit', held(editor(1), live), during)).toBe('conflict');
+    expect(outcome('author', 'edit', held(editor(1, 0, ''), live), during)).toBe(true);
+    expect(
+      decide('proposal.edit', from('author', 10, ''), held(editor(1, 10, ''), live), during),
+    ).toBe(true);
+  });
+
+  it('lets anyone edit once the lease has run out', () => {
+    expect(outcome('collaborator', 'edit', held(editor(1), during), during)).toBe(true);
+    expect(
+      decide('proposal.edit', from('author', 11, 'tab-b'), held(editor(1), during), during),
+    ).toBe(true);
+  });
+
+  it('holds off submit, retract and delete by the author too, from any other tab', () => {
+    for (const locked of [held(editor(2), live), held(editor(1, 10, 'tab-b'), live)]) {
+      const author = from('author');
+      expect(decide('proposal.submit', author, locked, during)).toMatchObject({ code: 'locked' });
+      expect(decide('proposal.retract', author, { ...locked, stateVal: 1 }, during)).toMatchObject({
+        code: 'locked',
+      });
+      expect(decide('proposal.delete', author, locked, during)).toMatchObject({ code: 'locked' });
+    }
+    expect(decide('proposal.submit', from('author'), held(editor(1), live), during)).toBe(true);
   });
 
   it('may be taken by whoever may edit, whoever holds it; never by others', () => {
-    const locked = held(1, ms(during, 1));
+    const locked = held(editor(1), live);
     expect(outcome('collaborator', 'lock', locked, during)).toBe(true);
     expect(outcome('chair', 'lock', locked, during)).toBe('forbidden');
     expect(outcome('author', 'lock', submitted, during)).toBe('conflict');
+  });
+
+  describe('what the lock is for the editor who asked for it', () => {
+    it.each([
+      ['the tab that holds it', from('author'), held(editor(1), live), { mine: true }],
+      [
+        'another person, while it is held',
+        from('collaborator'),
+        held(editor(1), live),
+        { mine: false, reason: 'held', message: proposalMessages.locked('Ada Lovelace') },
+      ],
+      [
+        'the same person in another tab',
+        from('author', 10, 'tab-b'),
+        held(editor(1), live),
+        { mine: false, reason: 'otherTab', message: proposalMessages.lockedInOtherTab },
+      ],
+      [
+        'a collaborator once submission has closed for them',
+        from('collaborator'),
+        { ...draft, authorExtensions: [extension] },
+        { mine: false, reason: 'closed', message: proposalMessages.actorWindowClosed },
+      ],
+      [
+        'the author of a submitted proposal',
+        from('author'),
+        { ...submitted, lock: held(editor(1), live).lock },
+        { mine: false, reason: 'noEdit', message: proposalMessages.submitted },
+      ],
+      [
+        'someone no longer a collaborator',
+        from('collaborator'),
+        { ...draft, collaboratorIds: [] },
+        { mine: false, reason: 'noEdit', message: proposalMessages.notFound },
+      ],
+      [
+        'a chair, who only reads it',
+        from('chair'),
+        held(editor(1), live),
+        { mine: false, reason: 'noEdit', message: proposalMessages.editorsOnly },
+      ],
+      ['an editor when nobody holds it', from('author'), draft, { mine: false }],
+    ] as const)('%s', (_name, actor, proposal, expected) => {
+      // The collaborator's case is after the deadline, in the author's extension only.
+      const now = proposal.authorExtensions.length > 0 ? ms(deadline, 1) : during;
+      expect(lockStanding(actor, proposal, now)).toEqual(expected);
+    });
   });
 });
 

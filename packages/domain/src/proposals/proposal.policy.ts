@@ -1,4 +1,5 @@
 import { submissionOpenFor, type TimeWindow } from '../calls/windows.js';
+import { utcTime } from '../dates.js';
 import {
   isProposalTeam,
   mayManageReviewers,
@@ -43,6 +44,9 @@ export const proposalMessages = {
   actorWindowClosed: 'Submission to this call is not open for you now.',
   locked: (holder: string) =>
     `${holder} is editing this proposal now. You can edit it once they have left it.`,
+  /** 409 `locked` (and the lock's `otherTab`): the same person holds it in another tab. */
+  lockedInOtherTab:
+    'You have this proposal open in another tab or window. Edit it there, or close it there and wait a few seconds.',
   authorOnly: 'Only the author of this proposal can do this.',
   editorsOnly: 'Only the author and the collaborators of this proposal can edit it.',
   alreadySubmitted: 'This proposal has already been submitted.',
@@ -55,13 +59,30 @@ export const proposalMessages = {
   hashUnknown:
     'No one has this hash. Ask your collaborator for the hash shown on their My Account page.',
   hashOwn: 'This is your own hash: you are the author of this proposal.',
+  /** 409: adding one of the proposal's reviewers who has saved a review of it. */
+  reviewerCollaborator:
+    'This person reviews this proposal and has saved a review, so they cannot become a collaborator on it.',
   alreadyCollaborator: 'This person is a collaborator on this proposal already.',
   notCollaborator: 'This person is not a collaborator on this proposal.',
   formNotInType: 'This form is not one of the forms of this proposal’s type.',
   notMultiForm: 'This form takes one entry only.',
-  entryGap: (next: number) =>
-    `Save the entries in order: the next entry of this form is number ${next + 1}.`,
-  entryNotFound: 'This form has no entry with that number. Reload the proposal to see its entries.',
+  tooManyEntries: (max: number) =>
+    `This form takes at most ${max} entries. Delete one before adding another.`,
+  /** 409 `stale`: the answers were saved by someone (or another tab) after these were opened. */
+  answersStale: (savedBy: string | null, savedAt: Date, entry: boolean) =>
+    `${savedBy ?? 'Someone'} saved this ${entry ? 'entry' : 'form'} on ${utcTime(savedAt)}, after you opened it, so your answers were not saved. Choose which answers to keep.`,
+  /** 409 `stale`: the entry was deleted after these answers were opened. */
+  entryGone:
+    'This entry was deleted after you opened it, so your answers were not saved. Choose whether to save them as a new entry.',
+  /** 409 `stale` of a delete naming an entry by both its id and its number, which differ. */
+  entryMoved:
+    'The entries of this form have changed since you opened it, so nothing was deleted. Reload the proposal to see its entries.',
+  /** 409 `conflict`: a Save All's hash reused for other answers to the same form or entry. */
+  saveReused:
+    'This Save All batch already saved other answers to this form, so these were not saved. Save again to save them.',
+  /** 413: a proposal's answers together would pass PROPOSAL_ANSWERS_MAX_BYTES. */
+  answersTooLarge: (maxBytes: number) =>
+    `The answers of this proposal together would take more than ${maxBytes / (1024 * 1024)} MB, so these were not saved. Shorten long answers or delete entries, then save again.`,
   dataTooLarge: (maxBytes: number) =>
     `These answers take more than ${maxBytes / (1024 * 1024)} MB. Shorten the longest answers, then save again.`,
   proposalMissing: 'Say which proposal to change, or send new: true to create one.',
@@ -76,14 +97,38 @@ export const proposalMessages = {
     'The decision on this proposal is available once the chairs have closed the call.',
   decisionHidden:
     'Only the chairs of the call’s committee and the proposal’s people see its decision.',
+  /** 409 `stale`: another chair saved the decision summary after this one opened it. */
+  decisionStale: (savedBy: string | null, savedAt: Date | null) =>
+    `${savedBy ?? 'Someone'} changed this decision summary${savedAt ? ` on ${utcTime(savedAt)}` : ''}, after you opened it, so your text was not saved. Compare it with theirs, then save again.`,
 } as const;
+
+/**
+ * One editor of a proposal: a person in one login session (`tokenId`) and one browser
+ * tab (`tabId`, '' when the client named none). The same person in two tabs, or logged
+ * in twice, is two editors: only the one holding the lock saves.
+ */
+export interface Editor {
+  userId: number;
+  tokenId: number;
+  tabId: string;
+}
 
 /** Who holds a proposal's lock, until when. */
 export interface ProposalLock {
-  holderId: number;
+  editor: Editor;
   holderName: string;
   expiresAt: Date;
 }
+
+/** The editor the actor is in this request; without a session (tools, fixtures), session 0. */
+export const editorOf = (actor: CommitteeActor): Editor => ({
+  userId: actor.id,
+  tokenId: actor.session?.tokenId ?? 0,
+  tabId: actor.session?.tabId ?? '',
+});
+
+export const sameEditor = (a: Editor, b: Editor) =>
+  a.userId === b.userId && a.tokenId === b.tokenId && a.tabId === b.tabId;
 
 /** A proposal as one actor's rules see it. */
 export interface ProposalResource extends ReviewedProposal {
@@ -109,15 +154,27 @@ export function liveLock(proposal: Pick<ProposalResource, 'lock'>, now: Date): P
   return lock && lock.expiresAt.getTime() > now.getTime() ? lock : null;
 }
 
-/** The lock, when someone other than the actor holds it now. */
+/**
+ * The lock, when an editor other than the actor's holds it now: another person, or the
+ * actor in another session or tab.
+ */
 export function lockedByOther(
   actor: CommitteeActor,
-  proposal: ProposalResource,
+  proposal: Pick<ProposalResource, 'lock'>,
   now: Date,
 ): ProposalLock | null {
   const lock = liveLock(proposal, now);
-  return lock && lock.holderId !== actor.id ? lock : null;
+  return lock && !sameEditor(lock.editor, editorOf(actor)) ? lock : null;
 }
+
+/** The refusal a lock held by another editor is: by another person, or in another tab. */
+export const lockedRefusal = (actor: CommitteeActor, lock: ProposalLock) =>
+  conflict(
+    lock.editor.userId === actor.id
+      ? proposalMessages.lockedInOtherTab
+      : proposalMessages.locked(lock.holderName),
+    'locked',
+  );
 
 /** Submission is open for the proposal: the call's window, or its author's extension. */
 export const submissionOpenForProposal = (proposal: ProposalResource, now: Date) =>
@@ -138,7 +195,7 @@ const canSee = (actor: CommitteeActor, proposal: ProposalResource, now: Date): D
 
 const notLocked = (actor: CommitteeActor, proposal: ProposalResource, now: Date): Decision => {
   const holder = lockedByOther(actor, proposal, now);
-  return holder ? conflict(proposalMessages.locked(holder.holderName), 'locked') : true;
+  return holder ? lockedRefusal(actor, holder) : true;
 };
 
 const openForAuthor = (proposal: ProposalResource, now: Date): Decision =>
@@ -295,6 +352,47 @@ export const proposalPolicy = definePolicy<ProposalResource>()({
 });
 
 export type ProposalAbilities = { [A in keyof typeof proposalPolicy]: boolean };
+
+/**
+ * Why an editor does not hold the lock (the contract's LOCK_REASONS): another person
+ * holds it; the same person does, in another tab, window or login; submission is closed
+ * for them; they can no longer edit it at all (submitted, no longer a collaborator, the
+ * call closed, or never an editor).
+ */
+export type LockReason = 'held' | 'otherTab' | 'closed' | 'noEdit';
+
+/** The refusals of `proposal.lock` that are a submission window closed for the caller. */
+const WINDOW_CLOSED: readonly string[] = [
+  proposalMessages.authorWindowClosed,
+  proposalMessages.actorWindowClosed,
+];
+
+/**
+ * What the lock is for the actor, once they have asked for it (`proposal.lock` decides
+ * whether they may take it): theirs, so they edit, or why not with what to tell them.
+ * `lock` is the proposal's lock as asking for it left it.
+ */
+export function lockStanding(
+  actor: CommitteeActor,
+  proposal: ProposalResource,
+  now: Date,
+): { mine: boolean; reason?: LockReason; message?: string } {
+  const may = proposalPolicy.lock(actor, proposal, now);
+  if (may !== true)
+    return {
+      mine: false,
+      reason: WINDOW_CLOSED.includes(may.message) ? 'closed' : 'noEdit',
+      message: may.message,
+    };
+  const other = lockedByOther(actor, proposal, now);
+  if (other)
+    return {
+      mine: false,
+      reason: other.editor.userId === actor.id ? 'otherTab' : 'held',
+      message: lockedRefusal(actor, other).message,
+    };
+  return { mine: liveLock(proposal, now) !== null };
+}
 
 /**
  * The state a person sees: Draft, Submitted, or, for those who may see reviews, Reviewed

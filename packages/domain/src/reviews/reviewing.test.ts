@@ -209,3 +209,12 @@ describe('assigning reviewers', () => {
     expect(reviewerCandidateProblem(actors[who], submitted, during)).toBe(expected);
   });
 });
+
+describe('a stale review save', () => {
+  const at = new Date('2026-03-03T14:32:00Z');
+  it('says when the review was saved, in UTC written out, the same for every reader', () => {
+    expect(reviewMessages.stale(at)).toContain('changed on 3 March 2026 at 14:32 UTC');
+    expect(reviewMessages.reviewExists(at)).toContain('last changed on 3 March 2026 at 14:32 UTC');
+    expect(reviewMessages.reviewExists(at)).toContain('Open your saved review');
+  });
+});

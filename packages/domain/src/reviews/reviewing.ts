@@ -6,6 +6,7 @@ import {
   type CommitteeActor,
 } from '../permissions/committee.js';
 import { allOf, conflict, forbidden, type Decision } from '../permissions/policy.js';
+import { utcTime } from '../dates.js';
 
 /** A call as the reviewing rules read it: its windows, committee, and who may review. */
 export interface ReviewCall extends CallForPolicy {
@@ -49,6 +50,12 @@ export const reviewMessages = {
   notReviewer: 'This person is not a reviewer of this proposal.',
   formNotInType: 'This form is not one of the review forms of this proposal’s type.',
   otherProposal: 'This review belongs to another proposal.',
+  /** 409 `stale`: the review was saved (in another tab or window) after this one opened it. */
+  stale: (savedAt: Date) =>
+    `This review was changed on ${utcTime(savedAt)}, after you opened it, so your answers were not saved. Compare them with the saved review, then save again.`,
+  /** 409 `stale`: a save as a new review when the caller has saved one of this proposal. */
+  reviewExists: (savedAt: Date) =>
+    `You have already saved a review of this proposal (last changed on ${utcTime(savedAt)}), so these answers were not saved. Open your saved review to change it.`,
 } as const;
 
 type People = Pick<ReviewedProposal, 'authorId' | 'collaboratorIds'>;

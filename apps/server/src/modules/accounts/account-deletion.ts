@@ -21,6 +21,7 @@ import {
   passwordResets,
   proposalCollaborators,
   proposalFiles,
+  proposalLocks,
   proposalReviewers,
   proposals,
   reviews,
@@ -175,10 +176,7 @@ export async function deleteAccount(
       ),
     ),
   );
-  await tx
-    .update(proposals)
-    .set({ lockHolderId: null, lockExpiresAt: null })
-    .where(eq(proposals.lockHolderId, userId));
+  await tx.delete(proposalLocks).where(eq(proposalLocks.holderId, userId));
 
   // Logging in and being reached: sessions, federated logins, two-step keys and codes,
   // security keys, pending links, tickets and requests of every kind.

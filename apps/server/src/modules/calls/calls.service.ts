@@ -24,11 +24,11 @@ import {
 } from '../../db/schema.js';
 import { authorize } from '../../platform/http/authorize.js';
 import { conflict, invalid, notFound } from '../../platform/http/http-errors.js';
-import { enqueueMail } from '../../platform/io/mail-job.js';
+import { enqueueMails } from '../../platform/io/mail-job.js';
 import { ImageTooLargeError, sanitizeRichText } from '../../platform/security/rich-text.js';
 import type { ReadWork, Work } from '../../platform/data/work.js';
 import { decisionAvailableMail } from '../proposals/proposals.mails.js';
-import { submittedTeamsOf } from '../proposals/proposals.queries.js';
+import { submittedTeamsMailRows } from '../proposals/proposals.queries.js';
 import {
   callDetail,
   callManagement,
@@ -288,17 +288,21 @@ export async function closeCall(work: Work, callId: number, publicUrl: string): 
     before: { closed: false },
     after: { closed: true },
   });
-  for (const person of await submittedTeamsOf(work.tx, call.id)) {
-    await enqueueMail(
-      work,
-      decisionAvailableMail(person, {
+  // Every author's and collaborator's mail in one INSERT ... SELECT, whatever the call
+  // holds: a statement per person and proposal would hold the call's row lock meanwhile.
+  // Each is still written by decisionAvailableMail (as a template the rows fill in SQL),
+  // and queued in this transaction, so a close that commits has all of its mails.
+  await enqueueMails(work, submittedTeamsMailRows(call.id), (to) =>
+    decisionAvailableMail(
+      { email: to.email, firstName: to.name, username: to.name },
+      {
         callName: call.name,
-        proposalName: person.proposalName,
-        typeName: person.typeName,
-        link: `${publicUrl}/calls/${call.id}/proposals/${person.proposalId}/`,
-      }),
-    );
-  }
+        proposalName: to.proposalName,
+        typeName: to.typeName,
+        link: `${publicUrl}/calls/${call.id}/proposals/${to.proposalId}/`,
+      },
+    ),
+  );
 }
 
 /**

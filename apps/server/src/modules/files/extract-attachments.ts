@@ -1,6 +1,6 @@
 import { fileFields, formatBytes, isPdf } from '@merit/domain';
 import type { Content } from 'pdfmake/interfaces';
-import type { ExtractFile, ExtractInput, ReadFileBytes } from './extract-input.js';
+import type { ExtractFile, ExtractInput, ReadFileBytes, StoredFile } from './extract-input.js';
 import { entriesOf } from './extract-schema-walk.js';
 import { muted } from './extract-text.js';
 import type { PdfWorker } from './pdf-worker.js';
@@ -19,13 +19,7 @@ import type { PdfWorker } from './pdf-worker.js';
  */
 export const MAX_MERGED_PAGES = 2000;
 
-/** What a file field's answer turned out to be, decided once per file before laying out. */
-export type StoredFile =
-  | { kind: 'unknown' }
-  | { kind: 'missing'; name: string }
-  | { kind: 'other'; name: string }
-  | { kind: 'pdf'; name: string; bytes: Uint8Array; pages: number }
-  | { kind: 'unreadable'; name: string; problem: string };
+export type { StoredFile } from './extract-input.js';
 
 /** The file a file field's value names; null when the value is no file id at all. */
 export type Shelf = (value: unknown) => StoredFile | null;

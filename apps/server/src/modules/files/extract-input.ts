@@ -42,3 +42,14 @@ export interface ExtractInput {
 }
 /** Reads a stored file's bytes (for merging PDFs); null when missing. */
 export type ReadFileBytes = (fileId: number) => Promise<Buffer | null>;
+
+/**
+ * What a file field's answer turned out to be, decided once per file before laying out
+ * (extract-attachments.ts); the worker that lays the extract out is handed them.
+ */
+export type StoredFile =
+  | { kind: 'unknown' }
+  | { kind: 'missing'; name: string }
+  | { kind: 'other'; name: string }
+  | { kind: 'pdf'; name: string; bytes: Uint8Array; pages: number }
+  | { kind: 'unreadable'; name: string; problem: string };

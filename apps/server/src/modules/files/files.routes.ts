@@ -26,7 +26,7 @@ import { users } from '../../db/schema.js';
 import { redeemTicket, type TicketKind } from './download-tickets.js';
 import { DELETE_STORED_FILES_JOB, type DeleteStoredFiles } from '../../platform/io/file-storage.js';
 import { HttpError, invalid, notAuthenticated, notFound } from '../../platform/http/http-errors.js';
-import type { ReadWork } from '../../platform/data/work.js';
+import { sessionOf, type ReadWork } from '../../platform/data/work.js';
 import { admit, administrationOfUser, tokenKeyFrom } from '../auth/auth-access.js';
 import { NON_FIELD } from '../../platform/http/errors.js';
 import { unstorableTextMessage, unstorableTextPaths } from '../../platform/http/input-guard.js';
@@ -41,6 +41,7 @@ import {
   type UploadTarget,
 } from './files.service.js';
 import type { FileRow } from './files.queries.js';
+import { PdfWorkerPool } from './pdf-worker.js';
 import { createUploads, storeUpload } from './uploads.js';
 
 const tags = ['files'];
@@ -172,6 +173,9 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.jobs.handle<DeleteStoredFiles>(DELETE_STORED_FILES_JOB, async ({ keys }) => {
     await Promise.all(keys.map((key) => app.files.delete(key)));
   });
+  // The proposal extracts' worker threads: at most PDF_WORKERS at once, started when needed.
+  const pdfWorkers = new PdfWorkerPool(app.config.pdfWorkers);
+  app.addHook('onClose', () => pdfWorkers.close());
 
   await app.register(fastifyMultipart, {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 10_000, parts: 12 },
@@ -343,7 +347,7 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
     return storeUpload(
       app,
       request.log,
-      request.user!,
+      { ...request.user!, session: sessionOf(request) },
       {
         ...target,
         name: file.name,
@@ -480,7 +484,7 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
           const stream = await app.files.read(file.storageKey).catch(() => null);
           return stream ? Buffer.concat(await stream.toArray()) : null;
         },
-        { attachmentsMaxBytes: app.config.extractAttachmentsMaxBytes },
+        { attachmentsMaxBytes: app.config.extractAttachmentsMaxBytes, pool: pdfWorkers },
       );
       return sendDownload(reply, `${input.proposalName}.pdf`, 'application/pdf', pdf);
     },

@@ -155,7 +155,7 @@ export async function recordUpload(
     uploadedAt: work.now,
     uploadId: upload.uploadId,
   });
-  await touchProposal(work.tx, upload.proposalId, work.actor.id, work.now);
+  await touchProposal(work.tx, upload.proposalId, work.now);
   await work.audit({
     action: 'proposal.add_file',
     entityId: upload.proposalId,
@@ -187,7 +187,7 @@ export async function removeFile(work: Work, request: ProposalFileDelete): Promi
   await loadFor(work, 'file.delete', request.proposal, true);
   const removed = await deleteFileRow(work.tx, request.proposal, request.file);
   if (!removed) throw notFound(fileMessages.notFound);
-  await touchProposal(work.tx, request.proposal, work.actor.id, work.now);
+  await touchProposal(work.tx, request.proposal, work.now);
   await work.audit({
     action: 'proposal.remove_file',
     entityId: request.proposal,

@@ -1,13 +1,17 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
+import type { ExtractInput, StoredFile } from './extract-input.js';
 
 /**
- * Parsing uploaded PDFs away from the server's own thread (ASVS V12.1.2). A small PDF can
- * make pdf-lib build gigabytes (an object stream that inflates without end, a page tree
- * whose branches repeat); in a worker thread with its own heap limit and a time limit,
- * such a file ends the worker, the extract names it as left out, and the server goes on.
- * The worker's code is pdf.worker.ts.
+ * The proposal extract's PDF work, away from the server's own thread: parsing uploaded
+ * PDFs (ASVS V12.1.2), laying out the extract's own pages with pdfmake, and merging them.
+ * A small PDF can make pdf-lib build gigabytes (an object stream that inflates without
+ * end, a page tree whose branches repeat); in a worker thread with its own heap limit and
+ * a time limit, such a file ends the worker, the extract names it as left out, and the
+ * server goes on. Laying out a long proposal takes seconds of CPU, which on the server's
+ * thread would stall every request meanwhile. A pool (`PdfWorkerPool`) bounds how many
+ * worker threads run at once. The worker's code is pdf.worker.ts.
  */
 
 export type PdfJob =
@@ -19,16 +23,19 @@ export type PdfJob =
       maxPages: number;
       tooManyPages: string;
     }
-  | { id: number; kind: 'merge'; documents: Uint8Array[]; title: string; subject: string };
+  /** The whole extract: its pages laid out, then merged with the PDFs in `loaded`. */
+  | { id: number; kind: 'extract'; input: ExtractInput; loaded: Map<number, StoredFile> };
 
-/** What the worker answers: an inspected file's pages, why a file cannot be merged, or the merged PDF. */
+/**
+ * What the worker answers: an inspected file's pages or why it cannot be merged; the
+ * extract, or why it could not be made.
+ */
 export type PdfReply =
   | { id?: number; pages: number }
   | { id?: number; problem: string }
-  | { id?: number; failedAt: number; problem: string }
   | { id?: number; pdf: Uint8Array }
-  /** Progress of a merge: it is loading document `at`. */
-  | { id?: number; at: number };
+  /** Progress of an extract's merge: it is copying the pages of file `at` (null: its own). */
+  | { id?: number; at: number | null };
 
 export interface PdfWorkerLimits {
   /** The worker's heap (V8's old generation), in MB. */
@@ -57,7 +64,7 @@ function startWorker(limits: PdfWorkerLimits): Worker {
     maxYoungGenerationSizeMb: 32,
   };
   if (!here.endsWith('.ts'))
-    return new Worker(new URL('./pdf-worker.js', here), { resourceLimits });
+    return counted(new Worker(new URL('./pdf-worker.js', here), { resourceLimits }));
   const source = new URL('./pdf.worker.ts', here).href;
   // tsx's ES module entry: require.resolve finds its CommonJS one beside it.
   const tsx = pathToFileURL(
@@ -65,22 +72,35 @@ function startWorker(limits: PdfWorkerLimits): Worker {
       .resolve('tsx/esm/api')
       .replace(/\.cjs$/, '.mjs'),
   ).href;
-  return new Worker(
-    `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`,
-    { eval: true, resourceLimits },
+  return counted(
+    new Worker(
+      `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`,
+      { eval: true, resourceLimits },
+    ),
   );
+}
+
+function counted(worker: Worker): Worker {
+  pdfWorkerThreads.live += 1;
+  pdfWorkerThreads.peak = Math.max(pdfWorkerThreads.peak, pdfWorkerThreads.live);
+  worker.once('exit', () => (pdfWorkerThreads.live -= 1));
+  return worker;
 }
 
 /** A job the worker did not finish: it ran out of memory or time, or died otherwise. */
 export interface PdfWorkerFailure {
   failed: string;
-  /** For a merge: the document it was loading. */
+  /** For an extract: the file whose pages it was copying (null: none, or its own pages). */
   at: number | null;
 }
 
+/** Worker threads alive now, and the most alive at once since `peak` was last set. */
+export const pdfWorkerThreads = { live: 0, peak: 0 };
+
 /**
- * One worker for one extract: jobs run one at a time; a job that kills the worker or runs
- * out of time answers a failure, and the next job starts a fresh worker.
+ * One worker thread, started at its first job: jobs run one at a time; a job that kills
+ * the worker or runs out of time answers a failure, and the next job starts a fresh one.
+ * Between jobs the thread does not keep the process alive.
  */
 export class PdfWorker {
   private worker: Worker | null = null;
@@ -89,9 +109,10 @@ export class PdfWorker {
   constructor(private readonly limits: PdfWorkerLimits = PDF_WORKER_LIMITS) {}
 
   run(job: Omit<Extract<PdfJob, { kind: 'inspect' }>, 'id'>): Promise<PdfReply | PdfWorkerFailure>;
-  run(job: Omit<Extract<PdfJob, { kind: 'merge' }>, 'id'>): Promise<PdfReply | PdfWorkerFailure>;
+  run(job: Omit<Extract<PdfJob, { kind: 'extract' }>, 'id'>): Promise<PdfReply | PdfWorkerFailure>;
   run(job: Omit<PdfJob, 'id'>): Promise<PdfReply | PdfWorkerFailure> {
     const worker = (this.worker ??= startWorker(this.limits));
+    worker.ref();
     const id = this.nextId++;
     return new Promise((resolve) => {
       let at: number | null = null;
@@ -101,7 +122,7 @@ export class PdfWorker {
         if (broken) {
           if (this.worker === worker) this.worker = null;
           void worker.terminate();
-        }
+        } else worker.unref();
         resolve(result);
       };
       const onMessage = (reply: PdfReply) => {
@@ -141,5 +162,46 @@ export class PdfWorker {
     const worker = this.worker;
     this.worker = null;
     await worker?.terminate();
+  }
+}
+
+/**
+ * The PDF worker threads of one server: at most `size` at once, whatever the number of
+ * extracts asked for. Each extract leases a worker for all of its jobs; the others wait
+ * their turn, first come first served. A worker kept between extracts has pdfmake, its
+ * fonts and pdf-lib loaded already.
+ */
+export class PdfWorkerPool {
+  private readonly idle: PdfWorker[] = [];
+  private readonly waiting: (() => void)[] = [];
+  private leased = 0;
+  private closed = false;
+
+  constructor(
+    readonly size: number,
+    private readonly limits: PdfWorkerLimits = PDF_WORKER_LIMITS,
+  ) {}
+
+  /** Runs `use` with a worker of its own, once one of the `size` is free. */
+  async run<T>(use: (worker: PdfWorker) => Promise<T>): Promise<T> {
+    if (this.leased < this.size) this.leased += 1;
+    // A lease that ends hands its place to the first waiting.
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    const worker = this.idle.pop() ?? new PdfWorker(this.limits);
+    try {
+      return await use(worker);
+    } finally {
+      if (this.closed) void worker.close();
+      else this.idle.push(worker);
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.leased -= 1;
+    }
+  }
+
+  /** Ends the idle workers; those in use end when their extract is done. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.idle.splice(0).map((worker) => worker.close()));
   }
 }

@@ -10,13 +10,14 @@ import {
   PDFPageLeaf,
   PDFXRefStreamParser,
 } from 'pdf-lib';
+import { layOut } from './extract-layout.js';
 import type { PdfJob, PdfReply } from './pdf-worker.js';
 
 /**
- * The worker thread that parses uploaded PDFs for the proposal extract (ASVS V12.1.2),
- * started by pdf-worker.ts with limits on its heap and its time: whatever a PDF makes
- * pdf-lib do, it does it here, where running out of memory or time ends this thread and
- * not the server.
+ * The worker thread of the proposal extract, started by pdf-worker.ts with limits on its
+ * heap and its time: it parses uploaded PDFs (ASVS V12.1.2), lays the extract's pages out
+ * and merges them. Whatever a PDF makes pdf-lib do, or a long proposal pdfmake, it does
+ * it here, where running out of memory or time ends this thread and not the server.
  *
  * pdf-lib inflates a PDF's object streams and cross-reference streams as it loads it, into
  * buffers outside the heap that the thread's limits do not count. So their inflated size
@@ -146,14 +147,22 @@ async function inspect(
   }
 }
 
-/** Every page of every document, in order; the first that fails is named by its index. */
-async function merge(job: Extract<PdfJob, { kind: 'merge' }>): Promise<PdfReply> {
+/**
+ * Every page of every document, in order, each document's file (`owners`, undefined for
+ * the extract's own pages) told to the server as it starts: if it kills this thread, the
+ * server knows which file to leave out. The first that fails is named by its index.
+ */
+async function merge(
+  job: Extract<PdfJob, { kind: 'extract' }>,
+  documents: Uint8Array[],
+  owners: (number | undefined)[],
+): Promise<{ pdf: Uint8Array } | { failedAt: number; problem: string }> {
   const out = await PDFDocument.create();
-  out.setTitle(job.title);
-  out.setSubject(job.subject);
+  out.setTitle(job.input.proposalName);
+  out.setSubject(`Proposal extract: ${job.input.callName}`);
   out.setCreator('Merit');
-  for (const [index, bytes] of job.documents.entries()) {
-    parentPort!.postMessage({ id: job.id, at: index } satisfies PdfReply);
+  for (const [index, bytes] of documents.entries()) {
+    parentPort!.postMessage({ id: job.id, at: owners[index] ?? null } satisfies PdfReply);
     const pdf = await load(bytes);
     if (!(pdf instanceof PDFDocument)) return { failedAt: index, problem: pdf.problem };
     let pages;
@@ -167,11 +176,42 @@ async function merge(job: Extract<PdfJob, { kind: 'merge' }>): Promise<PdfReply>
   return { pdf: await out.save() };
 }
 
+/**
+ * The extract: its pages laid out (pdfmake), then merged with the PDFs. A file that loaded
+ * alone may still fail in the merge (its pages' objects are only copied then): it is named
+ * as left out and the extract is laid out again without it.
+ */
+async function extract(job: Extract<PdfJob, { kind: 'extract' }>): Promise<PdfReply> {
+  const { input, loaded } = job;
+  for (;;) {
+    const { documents, owners } = await layOut(input, loaded);
+    const merged = await merge(job, documents, owners);
+    if ('pdf' in merged) return merged;
+    const fileId = owners[merged.failedAt];
+    const file = fileId === undefined ? undefined : loaded.get(fileId);
+    // Only uploaded files can fail: the extract's own pages are made here.
+    if (fileId === undefined || file?.kind !== 'pdf')
+      return { problem: `merging the proposal extract failed: ${merged.problem}` };
+    loaded.set(fileId, { kind: 'unreadable', name: file.name, problem: merged.problem });
+  }
+}
+
 parentPort!.on('message', (job: PdfJob) => {
   const work =
-    job.kind === 'inspect' ? inspect(job.bytes, job.maxPages, job.tooManyPages) : merge(job);
-  void work.then((reply) => {
-    const transfer = 'pdf' in reply ? [reply.pdf.buffer as ArrayBuffer] : [];
-    parentPort!.postMessage({ ...reply, id: job.id }, transfer);
-  });
+    job.kind === 'inspect' ? inspect(job.bytes, job.maxPages, job.tooManyPages) : extract(job);
+  void work
+    // Answered, not thrown: a rejection here would end the thread and lose the reason.
+    .catch((error: unknown): PdfReply => {
+      const reason = error instanceof Error ? error.message : String(error);
+      return {
+        problem:
+          job.kind === 'inspect'
+            ? 'it could not be read'
+            : `making the proposal extract failed: ${reason}`,
+      };
+    })
+    .then((reply) => {
+      const transfer = 'pdf' in reply ? [reply.pdf.buffer as ArrayBuffer] : [];
+      parentPort!.postMessage({ ...reply, id: job.id }, transfer);
+    });
 });

@@ -270,6 +270,32 @@ describe('renderProposalExtract', () => {
     expect(text).toMatch(/Team members No entries/);
   });
 
+  it('lays out a megabyte of answer in paragraphs within the time one extract may take', async () => {
+    const paragraph = 'Several words of a long answer, written at length for the committee. ';
+    const long = Array.from({ length: 1450 }, (_, i) => `${i + 1}. ${paragraph.repeat(10)}`).join(
+      '\n\n',
+    );
+    expect(long.length).toBeGreaterThan(1_000_000);
+    const input = inputWith({
+      forms: [{ ...projectForm, answers: { title: 'Long', comments: long } }],
+      files: [],
+    });
+
+    const pdf = await renderProposalExtract(input, reader({}));
+
+    const pages = (await PDFDocument.load(pdf)).getPageCount();
+    expect(pages).toBeGreaterThan(200);
+    // Its first and last paragraphs, each on a line of its own, the blank line kept between.
+    const parser = new PDFParse({ data: new Uint8Array(pdf) });
+    try {
+      const { text } = await parser.getText({ partial: [1, pages] });
+      expect(text).toMatch(/Further comments\s+1\. Several words/);
+      expect(text).toMatch(/the committee\.\s+1450\. Several words/);
+    } finally {
+      await parser.destroy();
+    }
+  }, 120_000);
+
   it('survives unusual text: emoji, lone surrogates, right-to-left, very long words', async () => {
     const odd = 'שלום 😀 \ud83d lone \u0007 bell 中文 ' + 'x'.repeat(20_000);
     const input = inputWith({

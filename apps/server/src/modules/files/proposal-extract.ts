@@ -1,7 +1,6 @@
 import { loadFiles } from './extract-attachments.js';
 import type { ExtractInput, ReadFileBytes } from './extract-input.js';
-import { layOut } from './extract-layout.js';
-import { PdfWorker, type PdfWorkerLimits } from './pdf-worker.js';
+import { PdfWorkerPool, type PdfWorkerLimits } from './pdf-worker.js';
 
 /**
  * The proposal extract (GET /download_proposal_extract/{proposalId}/): one PDF with the
@@ -20,40 +19,35 @@ export { MAX_MERGED_PAGES } from './extract-attachments.js';
  * The extract's pages, then for each PDF in a file field (forms in order, entries in
  * order) a separator page and the PDF's pages. Files that are not PDFs are named in their
  * form's section only; a PDF that cannot be read, or that runs the PDF worker out of
- * memory or time, gets its separator page with a note. Uploaded PDFs are parsed only in
- * that worker (pdf-worker.ts), never on the server's own thread.
+ * memory or time, gets its separator page with a note. The PDF work (reading uploads,
+ * laying the pages out, merging) runs in a worker of `pool` (pdf-worker.ts), never on the
+ * server's own thread; without a pool, in a worker of its own.
  */
 export async function renderProposalExtract(
   input: ExtractInput,
   readBytes: ReadFileBytes,
-  options: { attachmentsMaxBytes?: number; pdfWorker?: PdfWorkerLimits } = {},
+  options: { attachmentsMaxBytes?: number; pdfWorker?: PdfWorkerLimits; pool?: PdfWorkerPool } = {},
 ): Promise<Buffer> {
   const cap = options.attachmentsMaxBytes ?? Number.POSITIVE_INFINITY;
-  const worker = new PdfWorker(options.pdfWorker);
+  const pool = options.pool ?? new PdfWorkerPool(1, options.pdfWorker);
   try {
-    const loaded = await loadFiles(input, readBytes, cap, worker);
-    // A file that loaded alone may still fail in the merge (its pages' objects are only
-    // copied then): it is named as left out and the extract is laid out again without it.
-    for (;;) {
-      const { documents, owners } = await layOut(input, loaded);
-      const merged = await worker.run({
-        kind: 'merge',
-        documents,
-        title: input.proposalName,
-        subject: `Proposal extract: ${input.callName}`,
-      });
-      if ('pdf' in merged) return Buffer.from(merged.pdf);
-      const at = 'failedAt' in merged ? merged.failedAt : 'at' in merged ? merged.at : null;
-      const fileId = at === null ? undefined : owners[at];
-      const file = fileId === undefined ? undefined : loaded.get(fileId);
-      const problem =
-        'problem' in merged ? merged.problem : 'failed' in merged ? merged.failed : '';
-      // Only uploaded files can fail: the extract's own pages are made here.
-      if (fileId === undefined || !file || file.kind !== 'pdf')
-        throw new Error(`merging the proposal extract failed: ${problem}`);
-      loaded.set(fileId, { kind: 'unreadable', name: file.name, problem });
-    }
+    return await pool.run(async (worker) => {
+      const loaded = await loadFiles(input, readBytes, cap, worker);
+      for (;;) {
+        const made = await worker.run({ kind: 'extract', input, loaded });
+        if ('pdf' in made) return Buffer.from(made.pdf);
+        // The worker died copying a file's pages (out of memory or time): that file is
+        // named as left out, and a fresh worker makes the extract without it.
+        const file = 'failed' in made && made.at !== null ? loaded.get(made.at) : undefined;
+        if ('failed' in made && made.at !== null && file?.kind === 'pdf') {
+          loaded.set(made.at, { kind: 'unreadable', name: file.name, problem: made.failed });
+          continue;
+        }
+        const problem = 'failed' in made ? made.failed : 'problem' in made ? made.problem : '';
+        throw new Error(`making the proposal extract failed: ${problem}`);
+      }
+    });
   } finally {
-    await worker.close();
+    if (!options.pool) await pool.close();
   }
 }

@@ -12,6 +12,7 @@ import { HttpError, invalid, notFound } from '../../platform/http/http-errors.js
 import { ScannerUnavailableError } from '../../platform/io/virus-scan.js';
 import type { App, AuthUser } from '../../platform/http/app-types.js';
 import { logSecurityEvent } from '../../platform/security/security-log.js';
+import { sessionOf, type WriteAsUser } from '../../platform/data/work.js';
 import { checkUpload, recordUpload, tooLarge, type StoredUpload } from './files.service.js';
 import type { FileRow } from './files.queries.js';
 
@@ -144,7 +145,7 @@ async function scanUpload(
 export async function storeUpload(
   app: App,
   log: FastifyBaseLogger,
-  user: Pick<AuthUser, 'id' | 'isAdmin'>,
+  user: Pick<AuthUser, 'id' | 'isAdmin'> & Pick<WriteAsUser, 'session'>,
   upload: Omit<StoredUpload, 'storageKey'>,
   bytes: Buffer | { file: string },
   head: Uint8Array,
@@ -204,7 +205,8 @@ export function createUploads(app: App) {
   const requestOf = (req: Request) => {
     const request = requests.get(req);
     if (!request?.user) throw new Error('A tus request reached its hooks without a caller.');
-    return { user: request.user, log: request.log };
+    // With its session and tab: the proposal's rules compare the editor holding its lock.
+    return { user: { ...request.user, session: sessionOf(request) }, log: request.log };
   };
   const callerOf = (req: Request) => requestOf(req).user;
   const datastore = new FileStore({

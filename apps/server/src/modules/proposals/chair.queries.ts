@@ -4,8 +4,8 @@ import {
   parseSort,
   type ListQuery,
 } from '@merit/contract';
-import { type CommitteeActor, type TimeWindow } from '@merit/domain';
-import { and, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { PROPOSAL_STATE, type CommitteeActor, type TimeWindow } from '@merit/domain';
+import { and, count, eq, gte, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { ofCall } from './proposals.queries.js';
 import {
@@ -56,8 +56,15 @@ export interface CallProposalRow {
   updatedAt: Date;
 }
 
-/** A list of a call's proposals as one caller asks for it: its search and its sort. */
-type CallProposalsListQuery = ListQuery & { resourceSort?: ResourceSort; typeId?: number };
+/**
+ * A list of a call's proposals as one caller asks for it: its search and its sort;
+ * `downloads`, only the rows a download holds (the export).
+ */
+type CallProposalsListQuery = ListQuery & {
+  resourceSort?: ResourceSort;
+  typeId?: number;
+  downloads?: boolean;
+};
 
 /**
  * The proposals of a call the caller may see, searched and sorted, as a query still to
@@ -91,6 +98,9 @@ function callProposalsSelect(
   const where = and(
     ofCall(call.id, query.typeId),
     visible,
+    // Spec section 9: drafts that are not reviewed are left out of downloads. A draft is
+    // never Reviewed (that needs a submission), so that is every draft.
+    query.downloads ? gte(proposals.stateVal, PROPOSAL_STATE.submitted) : undefined,
     pattern
       ? or(
           ilike(proposals.name, pattern),
@@ -177,8 +187,9 @@ export async function callProposalPage(
 }
 
 /**
- * Every proposal of a call the caller may see (of one of its types with `typeId`), in the
- * list's default order (by name): its pages' rows in one query, for the chair's export.
+ * Every proposal of a call the caller may see (of one of its types with `typeId`) that a
+ * download holds, in the list's default order (by name): its pages' rows but the drafts,
+ * in one query, for the chair's export.
  */
 export async function callProposalRows(
   tx: Tx,
@@ -193,6 +204,7 @@ export async function callProposalRows(
     sort: CALL_PROPOSALS_DEFAULT_SORT,
     q: '',
     typeId,
+    downloads: true,
   };
   const { rows } = callProposalsSelect(tx, actor, call, query, now);
   return (await rows).map(rowOf);
@@ -251,34 +263,45 @@ export async function teamsAndWindows(
   return teamsAndWindowsOf(team, extended);
 }
 
-/**
- * The same for every proposal of a call (of one of its types with `typeId`), chosen by
- * the call's id (no list of thousands of ids): the collaborators of its drafts, and every
- * extension on the call.
- */
-export async function teamsAndWindowsOfCall(
-  tx: Tx,
-  callId: number,
-  typeId?: number,
-): Promise<TeamsAndWindows> {
-  const [team, extended] = await Promise.all([
-    tx
-      .select(teamColumns)
-      .from(proposalCollaborators)
-      .innerJoin(proposals, eq(proposals.id, proposalCollaborators.proposalId))
-      .where(and(ofCall(callId, typeId), eq(proposals.stateVal, 0))),
-    tx.select(windowColumns).from(extensions).where(eq(extensions.callId, callId)),
-  ]);
-  return teamsAndWindowsOf(team, extended);
-}
-
 // --- Decisions ---------------------------------------------------------------------------
 
 /**
- * Stores a proposal's decision summary. lastModified stays: the decision is the chairs',
- * not a change to the authors' work, and a moving date would tell authors a decision is
- * being written before the call closes.
+ * Stores a proposal's decision summary while its version is still `version`, raising it
+ * and noting who saved it when, in one statement: of two chairs saving from one version
+ * exactly one is written. The new version; undefined when it had moved on (nothing
+ * written). lastModified stays: the decision is the chairs', not a change to the authors'
+ * work, and a moving date would tell authors a decision is being written before the call
+ * closes.
  */
-export async function writeDecisionSummary(tx: Tx, id: number, summary: string) {
-  await tx.update(proposals).set({ decisionSummary: summary }).where(eq(proposals.id, id));
+export async function writeDecisionSummary(
+  tx: Tx,
+  id: number,
+  change: { summary: string; version: number; by: number; at: Date },
+) {
+  const [row] = await tx
+    .update(proposals)
+    .set({
+      decisionSummary: change.summary,
+      decisionSummaryVersion: sql`${proposals.decisionSummaryVersion} + 1`,
+      decisionSummaryAt: change.at,
+      decisionSummaryBy: change.by,
+    })
+    .where(and(eq(proposals.id, id), eq(proposals.decisionSummaryVersion, change.version)))
+    .returning({ version: proposals.decisionSummaryVersion });
+  return row?.version;
+}
+
+/** A proposal's decision summary as saved now, and who saved it last (null when gone). */
+export async function decisionSummaryOf(tx: Tx, id: number) {
+  const [row] = await tx
+    .select({
+      summary: proposals.decisionSummary,
+      version: proposals.decisionSummaryVersion,
+      savedAt: proposals.decisionSummaryAt,
+      savedBy: sql<string | null>`${personNameSql(users)}`,
+    })
+    .from(proposals)
+    .leftJoin(users, eq(users.id, proposals.decisionSummaryBy))
+    .where(eq(proposals.id, id));
+  return row;
 }

@@ -7,16 +7,18 @@ import {
   type CallProposalPage,
   type CallProposalsQuery,
   type DecisionSummarySave,
+  type StaleDecision,
 } from '@merit/contract';
 import {
   callMessages,
   decide,
   PROPOSAL_STATE,
   proposalListScope,
+  proposalMessages,
   type TimeWindow,
 } from '@merit/domain';
 import { authorize } from '../../platform/http/authorize.js';
-import { invalid, notFound } from '../../platform/http/http-errors.js';
+import { invalid, notFound, stale } from '../../platform/http/http-errors.js';
 import { pageOf } from '../../platform/data/pages.js';
 import { ImageTooLargeError, sanitizeRichText } from '../../platform/security/rich-text.js';
 import type { ReadWork, Work } from '../../platform/data/work.js';
@@ -34,9 +36,8 @@ import {
   callProposalPage,
   callProposalRows,
   teamsAndWindows,
-  teamsAndWindowsOfCall,
   type CallProposalRow,
-  type TeamsAndWindows,
+  decisionSummaryOf,
   writeDecisionSummary,
 } from './chair.queries.js';
 import { loadFor } from './proposal-access.js';
@@ -111,9 +112,10 @@ function resourceSortOf(forms: readonly ResourceForm[], query: CallProposalsQuer
 }
 
 /**
- * GET /calls/{callId}/proposals/export/: every proposal of the call with the chair's
- * columns, as the list's pages give them, in the list's default order, and the call's
- * resource totals: the downloads' rows in one read. Each review's scores and comments
+ * GET /calls/{callId}/proposals/export/: every proposal of the call a download holds
+ * (not the drafts, spec section 9) with the chair's columns, as the list's pages give
+ * them, in the list's default order, and the call's resource totals: the downloads' rows
+ * in one read. Each review's scores and comments
  * only when `query.include` names them, so each download is sent only what it writes. Only for the call's chairs (and
  * admins), whom `call.manage` names; a fixed number of queries, each choosing its rows
  * by the call's id, whatever the call holds. With `query.type`, by the call's id and that
@@ -127,21 +129,20 @@ export async function getCallProposalExport(
   callId: number,
   query: CallProposalExportQuery,
 ): Promise<CallProposalExport> {
-  const { call, own, resource } = await callToList(work, callId);
+  const { call, resource } = await callToList(work, callId);
   authorize(work.actor, 'call.manage', resource, work.now);
   const typeId = query.type;
   if (typeId !== undefined && !(await typeOfCall(work.tx, call.id, typeId)))
     throw invalid({ type: [exportTypeNotInCall] }, exportTypeNotInCall);
   // Every read chooses its rows by the call's id (and type), so none waits for another.
-  const [rows, teams, chairColumnsOfRows] = await Promise.all([
+  const [rows, chairColumnsOfRows] = await Promise.all([
     callProposalRows(work.tx, work.actor, call, work.now, typeId),
-    teamsAndWindowsOfCall(work.tx, call.id, typeId),
     callChairColumns(work, call, query.include, typeId, query.columns),
   ]);
-  const editable = await editableOf(work, call, own, rows, teams);
   const chairs = chairColumnsOfRows(rows);
+  // Only a draft may be edited (`proposal.lock`), and the export holds none.
   const items = rows.map((row) => ({
-    ...presentCallProposal(row, editable.has(row.id)),
+    ...presentCallProposal(row, false),
     ...chairs.columns.get(row.id),
   }));
   return { items, total: items.length, ...chairs.totals };
@@ -149,26 +150,22 @@ export async function getCallProposalExport(
 
 /**
  * The rows the caller may edit (but for a lock someone may hold at the moment), by the
- * domain's `proposal.lock` rule: two queries for the whole page, not one per row, or
- * none when the call's teams and windows were read already (the export).
+ * domain's `proposal.lock` rule: two queries for the whole page, not one per row.
  */
 async function editableOf(
   work: ReadWork,
   call: CallRow,
   actorExtensions: readonly TimeWindow[],
   rows: readonly CallProposalRow[],
-  known?: TeamsAndWindows,
 ): Promise<Set<number>> {
   const drafts = rows.filter((row) => row.stateVal === PROPOSAL_STATE.draft);
   if (drafts.length === 0) return new Set();
-  const { collaborators, windows } =
-    known ??
-    (await teamsAndWindows(
-      work.tx,
-      call.id,
-      drafts.map((row) => row.id),
-      drafts.map((row) => row.authorId),
-    ));
+  const { collaborators, windows } = await teamsAndWindows(
+    work.tx,
+    call.id,
+    drafts.map((row) => row.id),
+    drafts.map((row) => row.authorId),
+  );
   const editable = drafts.filter(
     (row) =>
       decide(
@@ -195,11 +192,20 @@ async function editableOf(
 
 // --- Decisions -----------------------------------------------------------------------------
 
+/** The 409 `stale` of a decision summary save, with the summary as saved now. */
+async function staleDecision(work: Work, proposalId: number) {
+  const saved = (await decisionSummaryOf(work.tx, proposalId))!;
+  const current: StaleDecision = { ...saved, savedAt: saved.savedAt?.toISOString() ?? null };
+  return stale(proposalMessages.decisionStale(saved.savedBy, saved.savedAt), current);
+}
+
 /**
  * POST /update_decision_summary/: a chair of the call's committee writes the proposal's
  * decision summary, any time (ARCHITECTURE.md "Rich text": sanitised with the allow-list
- * of call descriptions before it is stored, images at most 512 KiB). Authors read it once
- * the call is closed; lastModified stays, so they cannot tell one is being written.
+ * of call descriptions before it is stored, images at most 512 KiB), from the version they
+ * read: when another chair has saved since, 409 `stale` with what they saved, nothing
+ * written. Authors read it once the call is closed; lastModified stays, so they cannot
+ * tell one is being written.
  */
 export async function saveDecisionSummary(work: Work, input: DecisionSummarySave): Promise<void> {
   const { proposal } = await loadFor(work, 'proposal.editDecision', input.proposalId, true);
@@ -210,8 +216,12 @@ export async function saveDecisionSummary(work: Work, input: DecisionSummarySave
     if (!(error instanceof ImageTooLargeError)) throw error;
     throw invalid({ summary: [callMessages.imageTooLarge] });
   }
+  // The text saved already, whatever version it started from (a retry whose answer was
+  // lost): nothing to write, and nothing of the chair's is lost.
   if (summary === proposal.decisionSummary) return;
-  await writeDecisionSummary(work.tx, proposal.id, summary);
+  const change = { summary, version: input.version, by: work.actor.id, at: work.now };
+  if ((await writeDecisionSummary(work.tx, proposal.id, change)) === undefined)
+    throw await staleDecision(work, proposal.id);
   await work.audit({
     action: 'proposal.update_decision',
     entityId: proposal.id,

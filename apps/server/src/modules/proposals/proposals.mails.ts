@@ -79,6 +79,30 @@ export function collaboratorAddedMail(
 }
 
 /**
+ * To the chairs of the call's committee when the author made one of the proposal's
+ * reviewers a collaborator: a collaborator cannot review it, so the assignment went.
+ */
+export function reviewerBecameCollaboratorMail(
+  to: Recipient,
+  proposal: ProposalFacts,
+  reviewerName: string,
+  authorName: string,
+): Mail {
+  return linkMail({
+    to: to.email,
+    subject: `Reviewer removed from ${proposal.proposalName}`,
+    greeting: greeting(to),
+    lines: [
+      `${authorName} added ${reviewerName} as a collaborator on the proposal "${proposal.proposalName}" (${proposal.typeName}) to the call "${proposal.callName}".`,
+      `${reviewerName} was assigned to review it and had not saved a review. A collaborator cannot review the proposal, so that assignment has been removed. Assign another reviewer if it needs one.`,
+    ],
+    action: 'Open the proposal',
+    link: proposal.link,
+    footer: 'You receive this because you are a chair of the committee running this call.',
+  });
+}
+
+/**
  * To the author and each collaborator of a submitted proposal once its call is closed:
  * the decision can be read. Never the decision itself: that stays behind the login.
  */

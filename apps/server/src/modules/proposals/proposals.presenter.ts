@@ -3,16 +3,19 @@ import {
   abilitiesOf,
   isMultiForm,
   liveLock,
+  lockedByOther,
+  lockStanding,
   PROPOSAL_STATE,
   proposalPolicy,
   proposalStateName,
   seesReviewProgress,
   type CommitteeActor,
+  type ProposalResource,
   type ProposalStateName,
 } from '@merit/domain';
 import type { LoadedProposal } from './proposals.queries.js';
 import type { CallProposalRow } from './chair.queries.js';
-import type { SavedEntry, TypeForm } from './answers.queries.js';
+import type { PageEntry, SavedEntry, TypeForm } from './answers.queries.js';
 
 /**
  * The state a caller is told: Reviewed (stateVal 2) only to those who may know it, who
@@ -38,9 +41,41 @@ function presentResponses(forms: readonly TypeForm[], entries: readonly SavedEnt
   return responses;
 }
 
-/** Who holds the lock now, as the API sends it: null fields when nobody does. */
-export const presentLock = (holder: { holderId: number; holder: string } | undefined): LockState =>
-  holder ?? { holderId: null, holder: null };
+/**
+ * Each form's saved entries keyed by form id, beside `responses`: their ids and versions
+ * in index order, for the saves that change them (an empty list for a form not answered).
+ */
+function presentEntries(forms: readonly TypeForm[], entries: readonly PageEntry[]) {
+  const versions: ProposalDetail['entries'] = {};
+  for (const form of forms)
+    versions[String(form.id)] = entries
+      .filter((e) => e.formId === form.id)
+      .map((e) => ({
+        entryId: e.entryId,
+        version: e.version,
+        savedAt: new Date(e.savedAt).toISOString(),
+        savedBy: e.savedBy,
+      }));
+  return versions;
+}
+
+/**
+ * The lock as GET /lock/{id}/ answers the caller, once they have asked for it: who holds
+ * it (null fields when nobody does), whether it is theirs (this session and tab, and they
+ * may edit), and if not why (`lockStanding`).
+ */
+export const presentLock = (
+  actor: CommitteeActor,
+  resource: ProposalResource,
+  now: Date,
+): LockState => {
+  const lock = liveLock(resource, now);
+  return {
+    holderId: lock?.editor.userId ?? null,
+    holder: lock?.holderName ?? null,
+    ...lockStanding(actor, resource, now),
+  };
+};
 
 /**
  * GET /proposals/{id}/ for one caller. Nothing of the proposal's reviews is here: those
@@ -51,7 +86,7 @@ export const presentLock = (holder: { holderId: number; holder: string } | undef
 export function presentProposal(
   loaded: LoadedProposal,
   forms: readonly TypeForm[],
-  entries: readonly SavedEntry[],
+  entries: readonly PageEntry[],
   actor: CommitteeActor,
   now: Date,
 ): ProposalDetail {
@@ -71,12 +106,25 @@ export function presentProposal(
     ...stateOf(proposal.stateVal, loaded.reviewed && seesReviewProgress(actor, resource, now)),
     collaboratorIds: loaded.collaborators.map((c) => c.id),
     collaborators: loaded.collaborators,
-    lockHolder: lock ? { holderId: lock.holderId, holder: lock.holderName } : null,
+    // `mine` for the tab that holds it: the person's other tabs read it as another's.
+    lockHolder: lock
+      ? {
+          holderId: lock.editor.userId,
+          holder: lock.holderName,
+          mine: !lockedByOther(actor, resource, now),
+        }
+      : null,
     created: proposal.createdAt.toISOString(),
     lastModified: proposal.updatedAt.toISOString(),
     responses: presentResponses(forms, entries),
+    entries: presentEntries(forms, entries),
     // Absent, not null, for whoever may not read it: its authors until the call closes.
-    ...(abilities.viewDecision ? { decisionSummary: proposal.decisionSummary } : {}),
+    ...(abilities.viewDecision
+      ? {
+          decisionSummary: proposal.decisionSummary,
+          decisionSummaryVersion: proposal.decisionSummaryVersion,
+        }
+      : {}),
     abilities,
   };
 }

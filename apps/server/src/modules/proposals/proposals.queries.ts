@@ -1,17 +1,17 @@
 import {
-  LOCK_LEASE_MS,
   type CommitteeActor,
   type ProposalResource,
   type Score,
   type TimeWindow,
 } from '@merit/domain';
-import { and, asc, desc, eq, gte, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/client.js';
 import {
   calls,
   extensions,
   proposalCollaborators,
+  proposalLocks,
   proposalReviewers,
   proposalTypes,
   proposals,
@@ -20,6 +20,7 @@ import {
 } from '../../db/schema.js';
 import type { CallRow } from '../calls/calls.queries.js';
 import { personNameSql, runNamed } from '../../platform/data/sql.js';
+import type { MailRows } from '../../platform/io/mail-job.js';
 import {
   reviewersJsonSql,
   reviewScoresJsonSql,
@@ -27,7 +28,7 @@ import {
 } from '../reviews/reviews.queries.js';
 import { ownSql } from './list-scope.queries.js';
 import { reviewedSql } from './reviewed.queries.js';
-import type { TypeForm, SavedEntry } from './answers.queries.js';
+import type { TypeForm, PageEntry } from './answers.queries.js';
 
 /*
  * The proposals table: the one loader every proposal route goes through, creating and
@@ -48,6 +49,8 @@ const nameOf = personNameSql;
 
 const lockHolders = alias(users, 'lock_holders');
 const collaboratorUsers = alias(users, 'collaborator_users');
+/** Who saved each answer last, in the page's subquery. */
+const savers = alias(users, 'savers');
 
 /** Whether anyone has saved a review of the proposal in the FROM as `proposals`. */
 const hasReviewsSql = sql<boolean>`exists (select 1 from "reviews" r where r."proposal_id" = "proposals"."id")`;
@@ -68,7 +71,7 @@ export interface LoadedProposal {
 /** What a proposal's page shows besides the proposal: see `loadProposal`'s `page`. */
 export interface ProposalPage {
   forms: TypeForm[];
-  entries: SavedEntry[];
+  entries: PageEntry[];
   reviewers: ReviewerName[];
   reviews: { score: number | null; scores: Score[] }[];
 }
@@ -91,23 +94,49 @@ function pageSql(wanted: boolean) {
       inner join "forms" f on f."id" = t."form_id"
       inner join "form_names" n on n."id" = f."form_name_id"
       where t."proposal_type_id" = ${proposals.proposalTypeId} and t."kind" = 'proposal')`,
-    pageEntries: sql<SavedEntry[]>`(
+    pageEntries: sql<PageEntry[]>`(
       select coalesce(json_agg(json_build_object('formId', e."form_id",
-          'index', e."entry_index", 'data', e."data")
+          'index', e."entry_index", 'data', e."data", 'entryId', e."entry_id",
+          'version', e."version", 'savedAt', e."updated_at", 'savedBy', ${nameOf(savers)})
         order by e."form_id", e."entry_index"), '[]'::json)
       from "proposal_responses" e
+      left join "users" "savers" on ${savers.id} = e."updated_by"
       where e."proposal_id" = ${proposals.id})`,
     pageReviewers: reviewersJsonSql(proposals.id),
     pageReviews: reviewScoresJsonSql(proposals.id),
   };
 }
 
+type WindowRow = { userId: number; commencement: string; termination: string };
+
+/** The extension windows on its call of the author and the actor, for the proposal in the FROM. */
+const windowsSql = (actor: CommitteeActor) => sql<WindowRow[]>`(
+  select coalesce(json_agg(json_build_object('userId', ${extensions.userId},
+      'commencement', ${extensions.commencement},
+      'termination', ${extensions.termination})), '[]'::json)
+  from ${extensions}
+  where ${extensions.callId} = ${proposals.callId}
+    and ${extensions.userId} in (${proposals.authorId}, ${actor.id}::int))`;
+
+/** Each person's windows of `windowsSql`'s rows. */
+function windowsOfRows(rows: readonly WindowRow[]) {
+  const windows = rows.map((w) => ({
+    userId: w.userId,
+    commencement: new Date(w.commencement),
+    termination: new Date(w.termination),
+  }));
+  return (userId: number): TimeWindow[] => windows.filter((w) => w.userId === userId);
+}
+
 /**
  * The one loader every proposal route goes through: the proposal with its call, type,
- * author, collaborators, lock holder, the author's and the caller's extensions, and
- * whether reviews exist. With `forUpdate`, the proposal row stays locked until the
- * transaction ends, so the checks made on it hold for the change that follows (two saves,
- * a save and a submit, take turns). With `page`, the same query also reads what the
+ * author, collaborators, lock (its editor and holder's name), the author's and the
+ * caller's extensions, and whether reviews exist. With `forUpdate`, the proposal row stays
+ * locked until the transaction ends, so the checks made on it hold for the change that
+ * follows (two saves, a save and a submit, take turns). NO KEY UPDATE, not UPDATE: it
+ * still makes writers take turns, but lets a lock poll's insert into `proposal_locks`
+ * take its foreign key's share lock meanwhile, instead of the poll and a save in another
+ * process waiting on each other's rows (a deadlock, seen in the spike benchmark). With `page`, the same query also reads what the
  * proposal's page shows (`ProposalPage`). Undefined when there is no such proposal.
  */
 export async function loadProposal(
@@ -125,7 +154,11 @@ export async function loadProposal(
       typeName: proposalTypes.name,
       authorName: nameOf(users),
       authorEmail: users.email,
-      holderName: nameOf(lockHolders),
+      lockHolderId: proposalLocks.holderId,
+      lockTokenId: proposalLocks.tokenId,
+      lockTabId: proposalLocks.tabId,
+      lockExpiresAt: proposalLocks.expiresAt,
+      lockHolderName: nameOf(lockHolders),
       hasReviews: hasReviewsSql,
       reviewed: reviewedSql,
       collaborators: sql<Person[]>`(
@@ -137,13 +170,7 @@ export async function loadProposal(
         inner join "users" "collaborator_users"
           on ${collaboratorUsers.id} = ${proposalCollaborators.userId}
         where ${proposalCollaborators.proposalId} = ${proposals.id})`,
-      windows: sql<{ userId: number; commencement: string; termination: string }[]>`(
-        select coalesce(json_agg(json_build_object('userId', ${extensions.userId},
-            'commencement', ${extensions.commencement},
-            'termination', ${extensions.termination})), '[]'::json)
-        from ${extensions}
-        where ${extensions.callId} = ${proposals.callId}
-          and ${extensions.userId} in (${proposals.authorId}, ${actor.id}::int))`,
+      windows: windowsSql(actor),
       reviewerIds: sql<number[]>`(
         select coalesce(json_agg(${proposalReviewers.userId} order by ${proposalReviewers.userId}),
           '[]'::json)
@@ -158,22 +185,18 @@ export async function loadProposal(
     .innerJoin(calls, eq(calls.id, proposals.callId))
     .innerJoin(proposalTypes, eq(proposalTypes.id, proposals.proposalTypeId))
     .innerJoin(users, eq(users.id, proposals.authorId))
-    .leftJoin(lockHolders, eq(lockHolders.id, proposals.lockHolderId))
+    .leftJoin(proposalLocks, eq(proposalLocks.proposalId, proposals.id))
+    .leftJoin(lockHolders, eq(lockHolders.id, proposalLocks.holderId))
     .where(eq(proposals.id, id));
   const shape = `${options.forUpdate ? '_for_update' : ''}${options.page ? '_page' : ''}`;
   const [row] = await runNamed(
     `load_proposal${shape}`,
-    options.forUpdate ? query.for('update', { of: proposals }) : query,
+    options.forUpdate ? query.for('no key update', { of: proposals }) : query,
   );
   if (!row) return undefined;
   const { proposal, call, collaborators } = row;
-  const windows = row.windows.map((w) => ({
-    userId: w.userId,
-    commencement: new Date(w.commencement),
-    termination: new Date(w.termination),
-  }));
-  const windowsOf = (userId: number): TimeWindow[] => windows.filter((w) => w.userId === userId);
-  const { lockHolderId, lockExpiresAt } = proposal;
+  const windowsOf = windowsOfRows(row.windows);
+  const { lockHolderId, lockTokenId, lockTabId, lockExpiresAt } = row;
   return {
     proposal,
     call,
@@ -190,7 +213,11 @@ export async function loadProposal(
       actorExtensions: windowsOf(actor.id),
       lock:
         lockHolderId !== null && lockExpiresAt !== null
-          ? { holderId: lockHolderId, holderName: row.holderName ?? '', expiresAt: lockExpiresAt }
+          ? {
+              editor: { userId: lockHolderId, tokenId: lockTokenId ?? 0, tabId: lockTabId ?? '' },
+              holderName: row.lockHolderName ?? '',
+              expiresAt: lockExpiresAt,
+            }
           : null,
       hasReviews: Boolean(row.hasReviews),
       reviewerIds: row.reviewerIds,
@@ -206,6 +233,50 @@ export async function loadProposal(
           },
         }
       : {}),
+  };
+}
+
+/**
+ * What the editing lock's rule (`proposal.lock`, and `proposal.view` before it) reads of a
+ * proposal, and nothing more: the editor's poll asks every few seconds, so it reads one
+ * row with its call, its collaborators' ids and two people's extensions, not the whole
+ * proposal. Its lock and reviews are left empty: the lock rule reads neither.
+ */
+export async function editingFactsOf(
+  tx: Tx,
+  actor: CommitteeActor,
+  id: number,
+): Promise<ProposalResource | undefined> {
+  const [row] = await runNamed(
+    'editing_facts',
+    tx
+      .select({
+        authorId: proposals.authorId,
+        stateVal: proposals.stateVal,
+        call: calls,
+        collaboratorIds: sql<number[]>`(
+          select coalesce(json_agg(${proposalCollaborators.userId}), '[]'::json)
+          from ${proposalCollaborators}
+          where ${proposalCollaborators.proposalId} = ${proposals.id})`,
+        windows: windowsSql(actor),
+      })
+      .from(proposals)
+      .innerJoin(calls, eq(calls.id, proposals.callId))
+      .where(eq(proposals.id, id)),
+  );
+  if (!row) return undefined;
+  const windowsOf = windowsOfRows(row.windows);
+  return {
+    call: row.call,
+    authorId: row.authorId,
+    collaboratorIds: row.collaboratorIds,
+    stateVal: row.stateVal,
+    authorExtensions: windowsOf(row.authorId),
+    actorExtensions: windowsOf(actor.id),
+    lock: null,
+    hasReviews: false,
+    reviewerIds: [],
+    actorHasReview: false,
   };
 }
 
@@ -239,16 +310,14 @@ export async function insertProposal(
   return row!;
 }
 
-/** lastModified moves with every change to the proposal, its answers or its people. */
 /**
- * Marks a change to the proposal (lastModified) by `actorId`; when they hold the lock,
- * the change also renews its lease, so someone saving busily never loses it between
- * the editor's lock polls, which restart after each save (spec section 4).
+ * Marks a change to the proposal (lastModified): every change to the proposal, its
+ * answers or its people moves it. (A save renews the editing lock's lease itself, in the
+ * lock's table: `takeLock`.)
  */
 export async function touchProposal(
   tx: Tx,
   id: number,
-  actorId: number,
   now: Date,
   changes: { name?: string } = {},
 ) {
@@ -256,13 +325,7 @@ export async function touchProposal(
     changes.name === undefined ? 'touch_proposal' : 'touch_proposal_name',
     tx
       .update(proposals)
-      .set({
-        ...changes,
-        updatedAt: now,
-        lockExpiresAt: sql`case when ${proposals.lockHolderId} = ${actorId}
-          then ${new Date(now.getTime() + LOCK_LEASE_MS).toISOString()}::timestamptz
-          else ${proposals.lockExpiresAt} end`,
-      })
+      .set({ ...changes, updatedAt: now })
       .where(eq(proposals.id, id)),
   );
 }
@@ -314,36 +377,35 @@ export async function myProposals(tx: Tx, actorId: number) {
 
 /**
  * Everyone a call's decisions go to when it closes: the author and each active
- * collaborator of every submitted proposal, one row per person and proposal.
+ * collaborator of every submitted proposal, one row per person and proposal (authors
+ * first, by proposal; then collaborators), as the text columns of the mail to them:
+ * their address, the name they are greeted by (first name, else username), and the
+ * proposal's name, type and id. A query, so the mails are queued in one statement.
  */
-export async function submittedTeamsOf(tx: Tx, callId: number) {
-  const recipient = {
-    proposalId: proposals.id,
-    proposalName: proposals.name,
-    typeName: proposalTypes.name,
-    email: users.email,
-    firstName: users.firstName,
-    username: users.username,
+export function submittedTeamsMailRows(
+  callId: number,
+): MailRows<'email' | 'name' | 'proposalName' | 'typeName' | 'proposalId'> {
+  const submitted = sql`p."call_id" = ${callId} and p."state_val" >= 1`;
+  return {
+    columns: ['email', 'name', 'proposalName', 'typeName', 'proposalId'],
+    query: sql`
+      select u."email" as "email",
+        coalesce(nullif(u."first_name", ''), u."username") as "name",
+        p."name" as "proposalName", pt."name" as "typeName", p."id"::text as "proposalId"
+      from (
+        select p."id" as "proposal_id", p."author_id" as "user_id", 0 as "collaborator"
+        from ${proposals} p where ${submitted}
+        union all
+        select pc."proposal_id", pc."user_id", 1
+        from ${proposalCollaborators} pc join ${proposals} p on p."id" = pc."proposal_id"
+        where ${submitted}
+      ) as team
+      join ${proposals} p on p."id" = team."proposal_id"
+      join ${proposalTypes} pt on pt."id" = p."proposal_type_id"
+      join ${users} u on u."id" = team."user_id"
+      where u."is_active"
+      order by team."collaborator", p."id", u."id"`,
   };
-  const submitted = and(eq(proposals.callId, callId), gte(proposals.stateVal, 1));
-  const [authors, collaborators] = await Promise.all([
-    tx
-      .select(recipient)
-      .from(proposals)
-      .innerJoin(proposalTypes, eq(proposalTypes.id, proposals.proposalTypeId))
-      .innerJoin(users, eq(users.id, proposals.authorId))
-      .where(and(submitted, eq(users.isActive, true)))
-      .orderBy(asc(proposals.id)),
-    tx
-      .select(recipient)
-      .from(proposalCollaborators)
-      .innerJoin(proposals, eq(proposals.id, proposalCollaborators.proposalId))
-      .innerJoin(proposalTypes, eq(proposalTypes.id, proposals.proposalTypeId))
-      .innerJoin(users, eq(users.id, proposalCollaborators.userId))
-      .where(and(submitted, eq(users.isActive, true)))
-      .orderBy(asc(proposals.id), asc(users.id)),
-  ]);
-  return [...authors, ...collaborators];
 }
 
 /**

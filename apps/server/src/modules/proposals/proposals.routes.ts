@@ -292,12 +292,16 @@ export const proposalsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Take or renew the editing lock when the caller may edit, and say who holds it',
+        summary:
+          "Take or renew the editing lock for the caller's session and tab (X-Merit-Tab) when they may edit, and say who holds it, whether it is theirs, and if not why",
         params: proposalIdParams,
         response: { 200: lockState, 401: errorBody, 404: errorBody },
       },
     },
-    async (request) => app.write(request, (work) => lockProposal(work, request.params.proposalId)),
+    // Not `write`: the editor polls every few seconds, and its lease is one statement,
+    // atomic by itself, beside one read of the facts the lock rule needs; a transaction
+    // around them would add two round trips to each poll and hold nothing together.
+    async (request) => app.read(request, (work) => lockProposal(work, request.params.proposalId)),
   );
 
   app.delete(
@@ -305,7 +309,7 @@ export const proposalsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: "Release the caller's own editing lock",
+        summary: "Release the caller's own editing lock (this session and tab's)",
         params: proposalIdParams,
         response: { 204: noContent, 401: errorBody, 404: errorBody },
       },

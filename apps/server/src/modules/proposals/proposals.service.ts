@@ -132,7 +132,7 @@ export async function saveProposalName(
   if (problems.length > 0) throw invalid({ name: problems });
   const name = input.name.trim();
   if (name !== proposal.name) {
-    await touchProposal(work.tx, proposal.id, work.actor.id, work.now, { name });
+    await touchProposal(work.tx, proposal.id, work.now, { name });
     await work.audit({
       action: 'proposal.rename',
       entityId: proposal.id,

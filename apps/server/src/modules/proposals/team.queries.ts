@@ -1,7 +1,13 @@
-import { LOCK_LEASE_MS } from '@merit/domain';
-import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
+import { LOCK_LEASE_MS, type Editor, type ProposalLock } from '@merit/domain';
+import { and, eq, gt, gte, lte, or, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
-import { proposalCollaborators, proposals, users } from '../../db/schema.js';
+import {
+  committeeRoles,
+  proposalCollaborators,
+  proposalLocks,
+  proposals,
+  users,
+} from '../../db/schema.js';
 import { personNameSql, runNamed } from '../../platform/data/sql.js';
 
 /*
@@ -39,8 +45,28 @@ export async function deleteCollaborator(tx: Tx, proposalId: number, userId: num
     )
     .returning({ userId: proposalCollaborators.userId });
   if (removed.length === 0) return false;
-  await releaseLock(tx, proposalId, userId);
+  await releaseLocksOf(tx, proposalId, userId);
   return true;
+}
+
+/**
+ * The chairs of a committee now (their role current at `now`), active, each once: whom a
+ * change to a proposal's reviewers that no chair made is told to.
+ */
+export async function chairsOf(tx: Tx, committeeId: number, now: Date) {
+  return tx
+    .selectDistinct({ email: users.email, firstName: users.firstName, username: users.username })
+    .from(committeeRoles)
+    .innerJoin(users, eq(users.id, committeeRoles.userId))
+    .where(
+      and(
+        eq(committeeRoles.committeeId, committeeId),
+        eq(committeeRoles.role, 'CHAIR'),
+        lte(committeeRoles.commencement, now),
+        gte(committeeRoles.termination, now),
+        eq(users.isActive, true),
+      ),
+    );
 }
 
 /** The people a proposal's mail goes to: its author and collaborators. */
@@ -61,53 +87,154 @@ export async function teamOf(tx: Tx, proposalId: number) {
 
 // --- The lock ---------------------------------------------------------------------------
 
+/** A lease's editor and expiry, as the rules read them (`ProposalLock`). */
+const lockColumns = {
+  userId: proposalLocks.holderId,
+  tokenId: proposalLocks.tokenId,
+  tabId: proposalLocks.tabId,
+  expiresAt: proposalLocks.expiresAt,
+};
+
+/** A lease row with its holder's name, as the rules read it. */
+const holderRow = (row: {
+  userId: number;
+  tokenId: number;
+  tabId: string;
+  expiresAt: Date;
+  holderName: string;
+}): ProposalLock => ({
+  editor: { userId: row.userId, tokenId: row.tokenId, tabId: row.tabId },
+  holderName: row.holderName,
+  expiresAt: row.expiresAt,
+});
+
+const isEditor = (editor: Editor) =>
+  and(
+    eq(proposalLocks.holderId, editor.userId),
+    eq(proposalLocks.tokenId, editor.tokenId),
+    eq(proposalLocks.tabId, editor.tabId),
+  );
+
 /**
- * Takes or renews the lease for `actorId` in one conditional UPDATE: only when nobody
- * holds it, the holder's lease has run out, or the actor holds it already. Of two callers
- * at the same moment, the row lock makes one wait and then see the other's lease, so
- * exactly one holds it, in any number of app processes.
+ * The upsert that takes or renews the lease for `editor`: it writes only when nobody holds
+ * it, the holder's lease has run out, or the editor holds it already. Of two editors at
+ * the same moment, the row lock makes one wait and then see the other's lease, so exactly
+ * one holds it, in any number of app processes.
  */
-export async function takeLock(tx: Tx, id: number, actorId: number, now: Date): Promise<boolean> {
+const upsertLease = (tx: Tx, proposalId: number, editor: Editor, now: Date) => {
+  const lease = {
+    holderId: editor.userId,
+    tokenId: editor.tokenId,
+    tabId: editor.tabId,
+    expiresAt: new Date(now.getTime() + LOCK_LEASE_MS),
+  };
+  return tx
+    .insert(proposalLocks)
+    .values({ proposalId, ...lease })
+    .onConflictDoUpdate({
+      target: proposalLocks.proposalId,
+      set: lease,
+      setWhere: or(lte(proposalLocks.expiresAt, now), isEditor(editor)),
+    });
+};
+
+/** Takes or renews the lease for `editor` (see `upsertLease`); false when another holds it. */
+export async function takeLock(
+  tx: Tx,
+  proposalId: number,
+  editor: Editor,
+  now: Date,
+): Promise<boolean> {
   const rows = await runNamed(
     'take_lock',
-    tx
-      .update(proposals)
-      .set({ lockHolderId: actorId, lockExpiresAt: new Date(now.getTime() + LOCK_LEASE_MS) })
-      .where(
-        and(
-          eq(proposals.id, id),
-          or(
-            isNull(proposals.lockHolderId),
-            lte(proposals.lockExpiresAt, now),
-            eq(proposals.lockHolderId, actorId),
-          ),
-        ),
-      )
-      .returning({ id: proposals.id }),
+    upsertLease(tx, proposalId, editor, now).returning({ id: proposalLocks.proposalId }),
   );
   return rows.length > 0;
 }
 
-/** Lets go of the lease, if `userId` holds it. */
-export async function releaseLock(tx: Tx, id: number, userId: number) {
+/**
+ * The editor's poll, in one statement on the lock table: takes or renews the lease (as
+ * `takeLock`) and answers who holds it now, the editor or whoever kept it. (The second
+ * part reads the table as the statement began: a lease that another poll committed
+ * meanwhile is missing from it, and `currentLock` reads it then.)
+ */
+export async function pollLock(
+  tx: Tx,
+  proposalId: number,
+  editor: Editor,
+  now: Date,
+): Promise<ProposalLock | undefined> {
+  const taken = tx
+    .$with('taken')
+    .as(upsertLease(tx, proposalId, editor, now).returning(lockColumns));
+  // The lease taken, or else the one kept (which the statement's insert did not change).
+  const lease = tx.$with('lease').as((qb) =>
+    qb
+      .select({
+        userId: taken.userId,
+        tokenId: taken.tokenId,
+        tabId: taken.tabId,
+        expiresAt: taken.expiresAt,
+      })
+      .from(taken)
+      .unionAll(
+        qb
+          .select(lockColumns)
+          .from(proposalLocks)
+          .where(
+            and(
+              eq(proposalLocks.proposalId, proposalId),
+              gt(proposalLocks.expiresAt, now),
+              sql`not exists (select 1 from ${taken})`,
+            ),
+          ),
+      ),
+  );
+  const [row] = await runNamed(
+    'poll_lock',
+    tx
+      .with(taken, lease)
+      .select({
+        userId: lease.userId,
+        tokenId: lease.tokenId,
+        tabId: lease.tabId,
+        expiresAt: lease.expiresAt,
+        holderName: personNameSql(users),
+      })
+      .from(lease)
+      .innerJoin(users, eq(users.id, lease.userId)),
+  );
+  return row ? holderRow(row) : currentLock(tx, proposalId, now);
+}
+
+/** Lets go of the lease, if `editor` holds it. */
+export async function releaseLock(tx: Tx, proposalId: number, editor: Editor) {
   await runNamed(
     'release_lock',
-    tx
-      .update(proposals)
-      .set({ lockHolderId: null, lockExpiresAt: null })
-      .where(and(eq(proposals.id, id), eq(proposals.lockHolderId, userId))),
+    tx.delete(proposalLocks).where(and(eq(proposalLocks.proposalId, proposalId), isEditor(editor))),
   );
 }
 
+/** Takes the lease from whichever tab of `userId` holds it: they are no longer an editor. */
+async function releaseLocksOf(tx: Tx, proposalId: number, userId: number) {
+  await tx
+    .delete(proposalLocks)
+    .where(and(eq(proposalLocks.proposalId, proposalId), eq(proposalLocks.holderId, userId)));
+}
+
 /** Who holds a live lease on the proposal now, with their name; undefined for nobody. */
-export async function currentLock(tx: Tx, id: number, now: Date) {
+export async function currentLock(
+  tx: Tx,
+  proposalId: number,
+  now: Date,
+): Promise<ProposalLock | undefined> {
   const [row] = await runNamed(
     'current_lock',
     tx
-      .select({ holderId: users.id, holder: personNameSql(users) })
-      .from(proposals)
-      .innerJoin(users, eq(users.id, proposals.lockHolderId))
-      .where(and(eq(proposals.id, id), sql`${proposals.lockExpiresAt} > ${now}`)),
+      .select({ ...lockColumns, holderName: personNameSql(users) })
+      .from(proposalLocks)
+      .innerJoin(users, eq(users.id, proposalLocks.holderId))
+      .where(and(eq(proposalLocks.proposalId, proposalId), gt(proposalLocks.expiresAt, now))),
   );
-  return row;
+  return row ? holderRow(row) : undefined;
 }

@@ -4,17 +4,13 @@ import {
   type FormType,
   type Score,
   type ScoreFormOptions,
-  type TimeWindow,
 } from '@merit/domain';
-import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/client.js';
 import {
   calls,
-  committees,
-  extensions,
   forms,
-  proposalCollaborators,
   proposalReviewers,
   proposalTypeForms,
   proposalTypes,
@@ -55,13 +51,31 @@ export async function reviewById(tx: Tx, id: number) {
   return row;
 }
 
-/** Makes the caller's review of a proposal; the existing one when a retry made it first. */
+/**
+ * Makes the caller's review of a proposal, at version 1; undefined when they have one
+ * already (another save made it first), which this never writes over.
+ */
 export async function insertReview(tx: Tx, proposalId: number, reviewerId: number, now: Date) {
-  await tx
+  const [row] = await tx
     .insert(reviews)
     .values({ proposalId, reviewerId, createdAt: now, updatedAt: now })
-    .onConflictDoNothing();
-  return (await reviewOf(tx, proposalId, reviewerId))!;
+    .onConflictDoNothing()
+    .returning();
+  return row;
+}
+
+/**
+ * Claims the next version of a review for one save: raises it by one only while it is
+ * still `version`, in one statement, so of two saves that started from one version exactly
+ * one wins. The new version; undefined when it is no longer `version` (nothing changed).
+ */
+export async function raiseReviewVersion(tx: Tx, reviewId: number, version: number) {
+  const [row] = await tx
+    .update(reviews)
+    .set({ version: sql`${reviews.version} + 1` })
+    .where(and(eq(reviews.id, reviewId), eq(reviews.version, version)))
+    .returning({ version: reviews.version });
+  return row?.version;
 }
 
 export async function writeReviewResponse(
@@ -377,91 +391,4 @@ export async function myReviews(tx: Tx, reviewerId: number) {
     .innerJoin(calls, eq(calls.id, proposals.callId))
     .where(eq(reviews.reviewerId, reviewerId))
     .orderBy(desc(reviews.updatedAt), desc(reviews.id));
-}
-
-/**
- * The proposals the actor might review now and has not: submitted, of calls in their
- * review window whose committee the actor is on (any, for admins), not their own, open to
- * all members or assigned to them, and submission closed for the author. The SQL narrows
- * the rows; the domain's `mayReview` decides each one (the caller does), so the two
- * cannot disagree about who may review.
- */
-export async function pendingCandidates(
-  tx: Tx,
-  actor: { id: number; committeeIds: number[] | null },
-  now: Date,
-) {
-  if (actor.committeeIds !== null && actor.committeeIds.length === 0) return [];
-  const assigned = sql`exists (select 1 from ${proposalReviewers}
-    where ${proposalReviewers.proposalId} = ${proposals.id}
-      and ${proposalReviewers.userId} = ${actor.id})`;
-  const extended = sql`exists (select 1 from ${extensions}
-    where ${extensions.callId} = ${calls.id}
-      and ${extensions.userId} = ${proposals.authorId}
-      and ${extensions.commencement} <= ${now}
-      and ${extensions.termination} > ${now})`;
-  return tx
-    .select({
-      proposalId: proposals.id,
-      proposalName: proposals.name,
-      authorId: proposals.authorId,
-      stateVal: proposals.stateVal,
-      call: calls,
-      committeeName: committees.name,
-      assigned: sql<boolean>`${assigned}`,
-    })
-    .from(proposals)
-    .innerJoin(calls, eq(calls.id, proposals.callId))
-    .innerJoin(committees, eq(committees.id, calls.committeeId))
-    .leftJoin(reviews, and(eq(reviews.proposalId, proposals.id), eq(reviews.reviewerId, actor.id)))
-    .where(
-      and(
-        gte(proposals.stateVal, 1),
-        ne(proposals.authorId, actor.id),
-        isNull(reviews.id),
-        eq(calls.closed, false),
-        lte(calls.reviewCommencement, now),
-        gt(calls.reviewTermination, now),
-        actor.committeeIds === null ? undefined : inArray(calls.committeeId, actor.committeeIds),
-        or(eq(calls.isReviewOpen, true), assigned),
-        sql`not ${extended}`,
-      ),
-    )
-    .orderBy(asc(calls.reviewTermination), asc(calls.id), asc(proposals.name), asc(proposals.id));
-}
-
-/** Collaborators and author extensions of some proposals: what `mayReview` still needs. */
-export async function teamsOf(tx: Tx, proposalIds: number[]) {
-  const collaborators = new Map<number, number[]>();
-  if (proposalIds.length === 0) return collaborators;
-  const rows = await tx
-    .select({ proposalId: proposalCollaborators.proposalId, userId: proposalCollaborators.userId })
-    .from(proposalCollaborators)
-    .where(inArray(proposalCollaborators.proposalId, proposalIds));
-  for (const row of rows)
-    collaborators.set(row.proposalId, [...(collaborators.get(row.proposalId) ?? []), row.userId]);
-  return collaborators;
-}
-
-/** The extensions of these authors on these calls, by call and author. */
-export async function authorWindows(
-  tx: Tx,
-  pairs: { callId: number; authorId: number }[],
-): Promise<Map<string, TimeWindow[]>> {
-  const windows = new Map<string, TimeWindow[]>();
-  if (pairs.length === 0) return windows;
-  const rows = await tx
-    .select()
-    .from(extensions)
-    .where(
-      and(
-        inArray(extensions.callId, [...new Set(pairs.map((p) => p.callId))]),
-        inArray(extensions.userId, [...new Set(pairs.map((p) => p.authorId))]),
-      ),
-    );
-  for (const row of rows) {
-    const key = `${row.callId}:${row.userId}`;
-    windows.set(key, [...(windows.get(key) ?? []), row]);
-  }
-  return windows;
 }

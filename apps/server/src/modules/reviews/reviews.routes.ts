@@ -2,7 +2,9 @@ import {
   errorBody,
   myReviewList,
   noContent,
+  pendingReviewCount,
   pendingReviewList,
+  pendingReviewsQuery,
   proposalReviewList,
   proposalReviewsParams,
   reviewDetail,
@@ -18,6 +20,7 @@ import { changeRefusals } from '../../platform/http/routes.js';
 import {
   assignReviewer,
   getMyReviews,
+  getPendingReviewCount,
   getPendingReviews,
   getReview,
   listProposalReviews,
@@ -127,11 +130,25 @@ export const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Every proposal the caller may review now and has not reviewed',
-        response: { 200: pendingReviewList, 401: errorBody },
+        summary:
+          'The proposals the caller may review now and has not reviewed: a page, nearest deadline first',
+        querystring: pendingReviewsQuery,
+        response: { 200: pendingReviewList, 400: errorBody, 401: errorBody },
       },
     },
-    async (request) => app.read(request, (work) => getPendingReviews(work)),
+    async (request) => app.read(request, (work) => getPendingReviews(work, request.query)),
+  );
+
+  app.get(
+    '/pending_reviews/count/',
+    {
+      schema: {
+        tags,
+        summary: 'How many proposals the caller may review now and has not reviewed',
+        response: { 200: pendingReviewCount, 401: errorBody },
+      },
+    },
+    async (request) => app.read(request, (work) => getPendingReviewCount(work)),
   );
 
   app.get(

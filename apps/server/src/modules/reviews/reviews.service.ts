@@ -1,6 +1,8 @@
 import type {
   MyReview,
   PendingReview,
+  PendingReviewCount,
+  PendingReviewsQuery,
   ProposalReviewList,
   Reviewer,
   ReviewerChange,
@@ -8,6 +10,7 @@ import type {
   ReviewResponseSave,
   ReviewResponseSaved,
   ReviewSummary,
+  StaleReview,
 } from '@merit/contract';
 import {
   addErrors,
@@ -15,7 +18,6 @@ import {
   hasErrors,
   isCommitteeChair,
   isRoleCurrent,
-  mayReview,
   proposalScores,
   reviewAccess,
   reviewerCandidateProblem,
@@ -28,21 +30,21 @@ import {
   type ScoredForm,
 } from '@merit/domain';
 import { addToAuditBatch } from '../../platform/data/audit.js';
-import { forbidden, invalid, notFound } from '../../platform/http/http-errors.js';
+import { forbidden, invalid, notFound, stale } from '../../platform/http/http-errors.js';
 import { enqueueMail } from '../../platform/io/mail-job.js';
 import { loadActor, type ReadWork, type Work } from '../../platform/data/work.js';
 import { answerErrors } from '../forms/form-access.js';
 import type { LoadedProposal } from '../proposals/proposals.queries.js';
 import { loadFor } from '../proposals/proposal-access.js';
+import { pendingReviewPage, pendingReviewTotal } from './pending.queries.js';
 import { reviewerAddedMail, reviewerRemovedMail } from './reviews.mails.js';
 import {
-  authorWindows,
   candidateUser,
   deleteReviewer,
   insertReview,
   insertReviewer,
   myReviews,
-  pendingCandidates,
+  raiseReviewVersion,
   responsesOfReviews,
   reviewById,
   reviewersOf,
@@ -51,7 +53,6 @@ import {
   reviewsOfProposal,
   scoreOptionsOf,
   setReviewScore,
-  teamsOf,
   writeReviewResponse,
   type ReviewForm,
   type ReviewRow,
@@ -139,11 +140,34 @@ function scoreOf(forms: readonly ReviewForm[], answers: Map<number, Record<strin
   return reviewScore(scored);
 }
 
+/** A review's answers keyed by form id (as a string), as the API sends them. */
+const byFormId = (answers: Map<number, Record<string, unknown>> | undefined) =>
+  Object.fromEntries([...(answers ?? [])].map(([formId, data]) => [String(formId), data]));
+
+/** A review as saved now: the `current` of a 409 `stale` from a save of it. */
+async function staleReviewOf(work: ReadWork, review: ReviewRow): Promise<StaleReview> {
+  return {
+    reviewId: review.id,
+    version: review.version,
+    responses: byFormId((await responsesOfReviews(work.tx, [review.id])).get(review.id)),
+    savedAt: review.updatedAt.toISOString(),
+  };
+}
+
+/** The 409 `stale` with the caller's review as saved now; `message` says why. */
+async function staleReview(work: Work, proposalId: number, message: (savedAt: Date) => string) {
+  const saved = (await reviewOf(work.tx, proposalId, work.actor.id))!;
+  return stale(message(saved.updatedAt), await staleReviewOf(work, saved));
+}
+
 /**
  * POST /review_responses/: saves one review form into the caller's review of the
  * proposal, making the review on its first save (one per reviewer and proposal), and
  * works the review's score out again. Allowed while the caller may review it (spec
- * section 6); an existing review only by its own author (spec section 5).
+ * section 6); an existing review only by its own author (spec section 5), and only from
+ * the version the save names (each save raises it): anything else is 409 `stale` with the
+ * review as saved, and writes nothing. A save without `reviewId` never writes into a
+ * review the caller has already (the new-review page open twice).
  */
 export async function saveReviewResponse(
   work: Work,
@@ -159,6 +183,11 @@ export async function saveReviewResponse(
     if (!other || other.review.proposalId !== proposal.id) throw notFound(reviewMessages.notFound);
     throw forbidden(reviewMessages.notOwnReview);
   }
+  // Before the answers are checked: they may be moot once the person sees the saved review.
+  if (own && input.reviewId == null)
+    throw await staleReview(work, proposal.id, reviewMessages.reviewExists);
+  if (own && own.version !== input.version)
+    throw await staleReview(work, proposal.id, reviewMessages.stale);
 
   const errors: FieldErrors = {};
   if (proposal.callId !== input.call) addErrors(errors, 'call', [reviewMessages.otherProposal]);
@@ -171,7 +200,18 @@ export async function saveReviewResponse(
     if (hasErrors(problems)) throw invalid(problems, reviewMessages.saveFailed);
   }
 
-  const review = own ?? (await insertReview(tx, proposal.id, work.actor.id, now));
+  let review: ReviewRow;
+  if (own) {
+    // The check above read it; this claims the version in one statement, so of two saves
+    // from one version exactly one is written, whatever else serialises them.
+    const version = await raiseReviewVersion(tx, own.id, own.version);
+    if (version === undefined) throw await staleReview(work, proposal.id, reviewMessages.stale);
+    review = { ...own, version };
+  } else {
+    const made = await insertReview(tx, proposal.id, work.actor.id, now);
+    if (!made) throw await staleReview(work, proposal.id, reviewMessages.reviewExists);
+    review = made;
+  }
   await writeReviewResponse(tx, review.id, input.formId, input.data, now);
   const answers = (await responsesOfReviews(tx, [review.id])).get(review.id)!;
   const scored = scoreOf(forms, answers);
@@ -191,6 +231,7 @@ export async function saveReviewResponse(
     formId: input.formId,
     score: scored.score,
     lastModified: now.toISOString(),
+    version: review.version,
   };
 }
 
@@ -227,7 +268,7 @@ export async function getReview(
   )
     throw notFound(reviewMessages.notFound);
   const { review } = found;
-  const answers = (await responsesOfReviews(work.tx, [review.id])).get(review.id) ?? new Map();
+  const answers = (await responsesOfReviews(work.tx, [review.id])).get(review.id);
   return {
     id: review.id,
     proposalId,
@@ -236,10 +277,11 @@ export async function getReview(
     callId: loaded.call.id,
     authorId: review.reviewerId,
     author: found.author,
-    responses: Object.fromEntries([...answers].map(([formId, data]) => [String(formId), data])),
+    responses: byFormId(answers),
     scores: review.scores,
     score: review.score,
     lastModified: review.updatedAt.toISOString(),
+    version: review.version,
     abilities: { edit: mayEditReview(work, loaded, review) },
   };
 }
@@ -301,45 +343,26 @@ function committeesOf(actor: CommitteeActor, now: Date): number[] | null {
   return [...new Set(actor.roles.filter((r) => isRoleCurrent(r, now)).map((r) => r.committeeId))];
 }
 
-/** GET /pending_reviews/: every proposal the caller may review now and has not reviewed. */
-export async function getPendingReviews(work: ReadWork): Promise<PendingReview[]> {
-  const { actor, now } = work;
-  const candidates = await pendingCandidates(
-    work.tx,
-    { id: actor.id, committeeIds: committeesOf(actor, now) },
-    now,
-  );
-  const teams = await teamsOf(
-    work.tx,
-    candidates.map((c) => c.proposalId),
-  );
-  const windows = await authorWindows(
-    work.tx,
-    candidates.map((c) => ({ callId: c.call.id, authorId: c.authorId })),
-  );
-  return candidates
-    .filter(
-      (c) =>
-        mayReview(
-          actor,
-          {
-            call: c.call,
-            authorId: c.authorId,
-            collaboratorIds: teams.get(c.proposalId) ?? [],
-            stateVal: c.stateVal,
-            authorExtensions: windows.get(`${c.call.id}:${c.authorId}`) ?? [],
-            reviewerIds: c.assigned ? [actor.id] : [],
-            actorHasReview: false,
-          },
-          now,
-        ) === true,
-    )
-    .map((c) => ({
-      committeeName: c.committeeName,
-      callId: c.call.id,
-      callName: c.call.name,
-      proposalId: c.proposalId,
-      proposalName: c.proposalName,
-      reviewDeadline: c.call.reviewTermination.toISOString(),
-    }));
+/** The caller as the pending list reads them: their id and committees now. */
+const pendingReviewer = ({ actor, now }: ReadWork) => ({
+  id: actor.id,
+  committeeIds: committeesOf(actor, now),
+});
+
+/**
+ * GET /pending_reviews/: one page of the proposals the caller may review now and has not
+ * reviewed, `mayReview` in SQL (pending.queries.ts): an admin is on every committee, so
+ * the whole list can be every proposal of every open call.
+ */
+export async function getPendingReviews(
+  work: ReadWork,
+  page: PendingReviewsQuery,
+): Promise<PendingReview[]> {
+  const rows = await pendingReviewPage(work.tx, pendingReviewer(work), work.now, page);
+  return rows.map((row) => ({ ...row, reviewDeadline: row.reviewDeadline.toISOString() }));
+}
+
+/** GET /pending_reviews/count/: how many pending reviews the caller has, counted in SQL. */
+export async function getPendingReviewCount(work: ReadWork): Promise<PendingReviewCount> {
+  return { total: await pendingReviewTotal(work.tx, pendingReviewer(work), work.now) };
 }

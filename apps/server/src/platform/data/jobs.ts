@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.js';
 import { jobSchedules, jobs } from '../../db/schema.js';
 
@@ -46,6 +46,28 @@ export const retryDelayMs = (attempts: number) =>
  */
 export async function enqueueJob(tx: Tx, kind: string, payload: unknown, now: Date) {
   await tx.insert(jobs).values({ kind, payload, runAt: now, createdAt: now });
+}
+
+/**
+ * Queues one job per row of `payloads`, a query whose one column is a job's payload
+ * (jsonb), with one INSERT ... SELECT in the caller's transaction: however many rows, one
+ * statement. Resolves with how many were queued.
+ */
+export async function enqueueJobsFrom(
+  tx: Tx,
+  kind: string,
+  payloads: SQL,
+  now: Date,
+): Promise<number> {
+  // Both drivers (node-postgres and PGlite) answer `{ rows }`; the shared type cannot say so.
+  const result = (await tx.execute(sql`
+    with queued as (
+      insert into ${jobs} ("kind", "payload", "run_at", "created_at")
+      select ${kind}, p."payload", ${now}, ${now} from (${payloads}) as p("payload")
+      returning 1
+    )
+    select count(*)::int as "queued" from queued`)) as { rows: { queued: number }[] };
+  return result.rows[0]?.queued ?? 0;
 }
 
 /** What a scheduled job is given: the due time it runs for. */

@@ -1,6 +1,7 @@
+import { TAB_HEADER, TAB_ID_MAX } from '@merit/contract';
 import type { CommitteeActor, CommitteeRoleName } from '@merit/domain';
 import { messages } from '@merit/domain';
-import { eq } from 'drizzle-orm';
+import { eq, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Tx } from '../../db/client.js';
 import { committeeRoles } from '../../db/schema.js';
@@ -8,7 +9,7 @@ import type { App } from '../http/app-types.js';
 import { writeAudit, type AuditEntry } from './audit.js';
 import { pgCode } from './db-errors.js';
 import { notAuthenticated } from '../http/http-errors.js';
-import { enqueueJob } from './jobs.js';
+import { enqueueJob, enqueueJobsFrom } from './jobs.js';
 
 /** The caller as the rules see them: their id, the admin flag and their committee roles. */
 export type Actor = CommitteeActor;
@@ -26,6 +27,11 @@ export interface Work extends ReadWork {
   audit(entry: AuditEntry): Promise<void>;
   /** Queues a job (a mail) that runs only once this transaction has committed. */
   enqueue(kind: string, payload: unknown): Promise<void>;
+  /**
+   * Queues a job per row of `payloads` (a query of one jsonb column, each row a job's
+   * payload) in one statement: `enqueue` for many at once. How many it queued.
+   */
+  enqueueEach(kind: string, payloads: SQL): Promise<number>;
 }
 
 /** A change made for an anonymous caller (registration, password reset). */
@@ -49,6 +55,31 @@ export async function loadActor(db: Tx, userId: number, isAdmin: boolean): Promi
   };
 }
 
+/** What a tab id may be: the web app's are 32 hex digits. */
+const TAB_ID = new RegExp(`^[A-Za-z0-9_-]{1,${TAB_ID_MAX}}$`);
+
+/**
+ * The browser tab the request names in TAB_HEADER, or '' without one. A malformed id is
+ * read as none: it only makes the session alone the editor, as for a client that sends
+ * no header, and never reaches the database.
+ */
+export function tabIdOf(request: FastifyRequest): string {
+  const value = request.headers[TAB_HEADER];
+  return typeof value === 'string' && TAB_ID.test(value) ? value : '';
+}
+
+/** The login session and browser tab a request comes from: one editor of a proposal. */
+export function sessionOf(request: FastifyRequest): Actor['session'] {
+  return request.user ? { tokenId: request.user.tokenId, tabId: tabIdOf(request) } : undefined;
+}
+
+/** Whom `writeAs` acts as. */
+export interface WriteAsUser {
+  id: number;
+  isAdmin: boolean;
+  session?: Actor['session'];
+}
+
 /** Transactions that lost a deadlock or a serialization check are tried again this often. */
 const RETRIES = 3;
 const isRetryable = (error: unknown) => ['40P01', '40001'].includes(pgCode(error) ?? '');
@@ -68,8 +99,12 @@ declare module 'fastify' {
     write<T>(request: FastifyRequest, fn: (work: Work) => Promise<T>): Promise<T>;
     /** `write` for the public routes, where nobody is logged in. */
     writeAnonymous<T>(fn: (work: AnonymousWork) => Promise<T>): Promise<T>;
-    /** `write` as a given user, outside a request (command-line tools, test fixtures). */
-    writeAs<T>(user: { id: number; isAdmin: boolean }, fn: (work: Work) => Promise<T>): Promise<T>;
+    /**
+     * `write` as a given user: outside a request (command-line tools, test fixtures), or
+     * for one whose caller is not the request's usual one (an upload's hooks), then with
+     * the request's `session` (`sessionOf`), so that they edit as the editor they are.
+     */
+    writeAs<T>(user: WriteAsUser, fn: (work: Work) => Promise<T>): Promise<T>;
   }
 }
 
@@ -106,6 +141,11 @@ export function registerUnitOfWork(app: App): void {
               await enqueueJob(tx, kind, payload, now);
               queued += 1;
             },
+            enqueueEach: async (kind, payloads) => {
+              const count = await enqueueJobsFrom(tx, kind, payloads, now);
+              queued += count;
+              return count;
+            },
           });
         });
         if (queued > 0) app.jobs.nudge();
@@ -117,14 +157,22 @@ export function registerUnitOfWork(app: App): void {
     }
   }
 
-  const writeAs = <T>(user: { id: number; isAdmin: boolean }, fn: (work: Work) => Promise<T>) =>
-    transaction(user.id, (tx) => loadActor(tx, user.id, user.isAdmin), fn);
+  const writeAs = <T>(user: WriteAsUser, fn: (work: Work) => Promise<T>) =>
+    transaction(
+      user.id,
+      async (tx) => ({
+        ...(await loadActor(tx, user.id, user.isAdmin)),
+        ...(user.session ? { session: user.session } : {}),
+      }),
+      fn,
+    );
 
   // The caller's roles came with their token (modules/auth/tokens.queries.ts), read in the same query:
-  // one query fewer for every request, read or change.
+  // one query fewer for every request, read or change. The session and tab make the
+  // caller one editor of a proposal (its editing lock).
   const actorOf = (request: FastifyRequest): Actor => {
     const user = callerOf(request);
-    return { id: user.id, isAdmin: user.isAdmin, roles: user.roles };
+    return { id: user.id, isAdmin: user.isAdmin, roles: user.roles, session: sessionOf(request) };
   };
 
   app.decorate('read', async <T>(request: FastifyRequest, fn: (work: ReadWork) => Promise<T>) => {

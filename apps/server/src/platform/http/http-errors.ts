@@ -40,3 +40,22 @@ export const invalid = (
   fields: NonNullable<ErrorBody['fields']>,
   detail: string = messages.validationFailed,
 ) => new HttpError(400, errorCodes.validation, detail, fields);
+
+/**
+ * 409 `stale`: a save that started from a version someone has changed since. Nothing was
+ * written; `current` (in the envelope beside `detail`) is what is saved now, so the
+ * person can choose between their answers and it.
+ */
+export class StaleError extends HttpError {
+  constructor(
+    detail: string,
+    readonly current: unknown,
+  ) {
+    super(409, errorCodes.stale, detail);
+  }
+
+  override toBody(): ErrorBody {
+    return { ...super.toBody(), current: this.current };
+  }
+}
+export const stale = (detail: string, current: unknown) => new StaleError(detail, current);

@@ -66,6 +66,9 @@ describe('the export’s serializer', () => {
     expect(callProposalExport.parse(JSON.parse(write(body())))).toEqual(body());
     const error = { detail: 'No.', code: 'forbidden', fields: { include: ['Bad.'] } };
     expect(projectingSerializer(errorBody)(error)).toBe(fastJsonOf(errorBody)(error));
+    // What a 409 `stale` holds is any JSON the route's contract gives it.
+    const stale = { detail: 'Changed.', code: 'stale', current: { data: { a: [1, null] } } };
+    expect(projectingSerializer(errorBody)(stale)).toBe(fastJsonOf(errorBody)(stale));
   });
 
   it('writes no property the contract does not declare, at any depth', () => {

@@ -71,8 +71,8 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 /**
  * The projection of a JSON Schema as `z.toJSONSchema` writes a response schema: objects
  * with declared properties (others dropped), records (`additionalProperties` a schema),
- * arrays, `$ref`s to its definitions, one-schema `allOf`s, and scalars, which must be
- * scalars (a Date is written as JSON.stringify writes it). Anything else (`anyOf`, a
+ * arrays, `$ref`s to its definitions, one-schema `allOf`s, scalars, which must be
+ * scalars (a Date is written as JSON.stringify writes it), and the empty schema (any value). Anything else (`anyOf`, a
  * tuple) is refused when it is compiled, so a schema it cannot keep to fails its tests.
  * Where an object or an array belongs, a `RawJson` is taken as it is.
  */
@@ -92,6 +92,9 @@ function compile(
     if (schema.allOf.length !== 1) throw new Error('allOf of more than one schema');
     return compile(schema.allOf[0]!, definitions, path);
   }
+  // A schema that declares nothing takes any value as it is (`z.unknown()`: the `current`
+  // of a 409 `stale` in the error envelope).
+  if (Object.keys(schema).length === 0) return (value) => value;
   const types = new Set(Array.isArray(schema.type) ? schema.type : [schema.type ?? 'any']);
   const nullable = types.delete('null');
   const orNullOrRaw =

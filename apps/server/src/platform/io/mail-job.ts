@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Mail } from './mailer.js';
 import type { Work } from '../data/work.js';
 
@@ -12,3 +14,57 @@ export const SEND_MAIL_JOB = 'mail.send';
 /** Queues `mail` in the unit of work's transaction: it goes out once that has committed. */
 export const enqueueMail = (work: Pick<Work, 'enqueue'>, mail: Mail) =>
   work.enqueue(SEND_MAIL_JOB, mail);
+
+/** The recipients of `enqueueMails`: a query, and the text columns it gives each row. */
+export interface MailRows<C extends string> {
+  query: SQL;
+  columns: readonly C[];
+}
+
+/** escapeHtml of mailer.ts in SQL: `&` first, so nothing is escaped twice. */
+const htmlEscaped = (value: SQL) =>
+  sql`replace(replace(replace(replace(replace(${value}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;')`;
+
+/**
+ * Queues one mail per row of `rows`, in one INSERT ... SELECT, for a change that mails
+ * many people at once (closing a call): a statement per mail would hold the change's locks
+ * while they run. `render` is the mail's own function, called once here with a placeholder
+ * for each column; each row's values take their places in SQL, HTML-escaped where `render`
+ * escaped them. So every mail is the one `render` would write for its row, from one template.
+ */
+export async function enqueueMails<C extends string>(
+  work: Pick<Work, 'enqueueEach'>,
+  rows: MailRows<C>,
+  render: (row: Record<C, string>) => Mail,
+): Promise<number> {
+  // A random tag, so no text of the mail can pass for a placeholder, and `&` in each one:
+  // escaped (`&amp;`) where the HTML part escaped the value.
+  const tag = randomBytes(6).toString('hex');
+  const placeholders = Object.fromEntries(
+    rows.columns.map((column, i) => [column, `\u{E000}${tag}&${i}\u{E001}`]),
+  ) as Record<C, string>;
+  const placeholder = new RegExp(`\u{E000}${tag}(&|&amp;)(\\d+)\u{E001}`, 'gu');
+  const mail = render(placeholders);
+  const field = (text: string): SQL => {
+    const parts: SQL[] = [];
+    let at = 0;
+    for (const match of text.matchAll(placeholder)) {
+      parts.push(sql`${text.slice(at, match.index)}::text`);
+      const value = sql`r.${sql.identifier(rows.columns[Number(match[2])]!)}`;
+      parts.push(match[1] === '&' ? value : htmlEscaped(value));
+      at = match.index + match[0].length;
+    }
+    parts.push(sql`${text.slice(at)}::text`);
+    if (text.replace(placeholder, '').includes(tag))
+      throw new Error('The mail changes a value it is given, so it cannot be written in SQL.');
+    return sql`concat(${sql.join(parts, sql`, `)})`;
+  };
+  const payload = sql.join(
+    Object.entries(mail).map(([key, text]) => sql`${key}::text, ${field(text)}`),
+    sql`, `,
+  );
+  return work.enqueueEach(
+    SEND_MAIL_JOB,
+    sql`select jsonb_build_object(${payload}) from (${rows.query}) as r`,
+  );
+}
