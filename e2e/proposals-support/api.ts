@@ -27,7 +27,7 @@ export async function createProposal(
 /**
  * Saves the answers of one form of a proposal, checked against the form's schema as the
  * editor's Save checks them: one object for a one-entry form, or the entries of a
- * multi-entry form in order.
+ * multi-entry form in order (each a new entry: the form's first answers).
  */
 export async function saveAnswers(
   token: string,
@@ -54,6 +54,9 @@ export async function saveAnswers(
       },
     });
   }
+  // A save takes the editing lock for its session when nobody holds it: let it go, as an
+  // editor does when it is left, so that the journey's own editor can take it.
+  await api('DELETE', `/lock/${target.proposalId}/`, { token });
 }
 
 /** The collaborator hash of the user of `token`, as their My Account page shows it. */

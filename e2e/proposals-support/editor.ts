@@ -24,7 +24,12 @@ export function isLockResponse(response: Response, method: 'GET' | 'DELETE'): bo
 export async function openEditor(page: Page, callId: number, proposalId: number) {
   const lock = page.waitForResponse((response) => isLockResponse(response, 'GET'));
   await page.goto(editorPath(callId, proposalId));
-  return (await (await lock).json()) as { holderId: number | null; holder: string | null };
+  return (await (await lock).json()) as {
+    holderId: number | null;
+    holder: string | null;
+    /** This tab holds it. */
+    mine: boolean;
+  };
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -95,4 +100,35 @@ export async function expectReadOnly(page: Page): Promise<void> {
   await expect(textField(page, 'Project title')).not.toBeEditable();
   await expect(page.getByRole('button', { name: 'Save', exact: true })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Save All', exact: true })).toHaveCount(0);
+}
+
+/** The choice the editor offers when someone else saved answers the person has changed. */
+export function conflictDialog(page: Page): Locator {
+  return page.getByRole('dialog', { name: 'Someone else saved answers you have changed' });
+}
+
+/**
+ * The answers this browser keeps unsaved (the app's IndexedDB store of drafts), as a
+ * person's next visit would find them: what a journey waits for before it reloads or
+ * loses its session, since the app writes them a moment after the typing stops.
+ */
+export function keptAnswers(page: Page): Promise<Record<string, unknown>[]> {
+  return page.evaluate(
+    () =>
+      new Promise<Record<string, unknown>[]>((resolve, reject) => {
+        const open = indexedDB.open('merit-drafts');
+        // As the app makes it, should this run first: the app then finds its store.
+        open.onupgradeneeded = () => open.result.createObjectStore('drafts');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const all = db.transaction('drafts', 'readonly').objectStore('drafts').getAll();
+          all.onerror = () => reject(all.error);
+          all.onsuccess = () => {
+            db.close();
+            resolve((all.result as { data: Record<string, unknown> }[]).map((draft) => draft.data));
+          };
+        };
+      }),
+  );
 }

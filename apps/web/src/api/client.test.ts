@@ -1,9 +1,10 @@
-import { userDetails } from '@merit/contract';
+import { noContent, userDetails } from '@merit/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { stubApi } from '../test/render-app';
 import { makeUser } from '../test/fixtures';
 import { ApiError, apiRequest, apiRequestWithGuard, errorMessages, loadCode } from './client';
 import { setToken } from './session';
+import { getTabId, TAB_HEADER } from './tab-id';
 
 const pickUser = () => userDetails;
 
@@ -17,6 +18,33 @@ describe('apiRequest', () => {
     const [url, init] = fetchStub.mock.calls[0]!;
     expect(url).toBe('/api/v1/user_details/');
     expect(init?.headers).toMatchObject({ Authorization: 'Token secret-key' });
+  });
+
+  it('names this browser tab in every request, for the editing lock', async () => {
+    const fetchStub = stubApi({ 'GET /lock/30/': { status: 204 } });
+    await apiRequest('/lock/30/', { schema: () => noContent.optional() });
+    const init = fetchStub.mock.calls[0]![1]!;
+    expect(init.headers).toMatchObject({ [TAB_HEADER]: getTabId() });
+    expect(getTabId()).not.toBe('');
+  });
+
+  it('keeps what a 409 stale says is saved now', async () => {
+    const current = { entryId: 'e1', version: 3, data: { title: 'Theirs' } };
+    stubApi({
+      'POST /proposal_responses/': {
+        status: 409,
+        body: { detail: 'Changed by Grace.', code: 'stale', current },
+      },
+    });
+    const error = await apiRequest('/proposal_responses/', {
+      method: 'POST',
+      body: {},
+      schema: () => noContent.optional(),
+    }).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      status: 409,
+      body: { detail: 'Changed by Grace.', code: 'stale', current },
+    });
   });
 
   it('sends no Authorization header when nobody is logged in', async () => {

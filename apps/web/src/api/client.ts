@@ -2,6 +2,7 @@ import type { ErrorBody } from '@merit/contract';
 import type { z } from 'zod';
 import { loadContract, type ContractModule, type SchemaPicker } from './contract';
 import { getToken } from './session';
+import { getTabId, TAB_HEADER } from './tab-id';
 
 export const API_BASE = '/api/v1';
 
@@ -134,6 +135,8 @@ async function send(
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const token = getToken();
   if (token) headers.Authorization = `Token ${token}`;
+  // Names the editor this request comes from: the editing lock is held per tab.
+  headers[TAB_HEADER] = getTabId();
 
   let response: Response;
   try {
@@ -188,8 +191,11 @@ function isErrorBody(payload: unknown): payload is ErrorBody {
 
 function toErrorBody(response: Response, payload: unknown): ErrorBody {
   if (isErrorBody(payload)) {
-    const { detail, code, fields } = payload;
-    return fields === undefined ? { detail, code } : { detail, code, fields };
+    const { detail, code, fields, current } = payload;
+    const body: ErrorBody = fields === undefined ? { detail, code } : { detail, code, fields };
+    // A 409 `stale` carries what is saved now, for the person to choose between.
+    if (current !== undefined) body.current = current;
+    return body;
   }
   // Not our server's error shape: a proxy or gateway answered instead.
   const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;

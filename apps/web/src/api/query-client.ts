@@ -8,8 +8,13 @@ function shouldRetry(failureCount: number, error: unknown): boolean {
   return failureCount < 2;
 }
 
-/** Any 401 means the token is missing, expired or revoked: the user is logged out. */
-function endSessionOn401(error: unknown): void {
+/**
+ * Any 401 means the token is missing, expired or revoked: the user is logged out, and the
+ * login page brings them back to the page they were on. Requests made outside TanStack
+ * Query (the editing lock's poll) call this too. An editor's unsaved answers are in the
+ * browser's local drafts by then (features/drafts), and are offered back on its return.
+ */
+export function endSessionOn401(error: unknown): void {
   if (isApiError(error, 401)) endSession('expired');
 }
 

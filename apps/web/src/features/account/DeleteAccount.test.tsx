@@ -1,8 +1,10 @@
+import 'fake-indexeddb/auto';
 import { accountDeletionMessages } from '@merit/domain';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { getToken } from '../../api/session';
+import { clearAllDrafts, draftKey, getDraft, putDraft } from '../drafts/local-drafts';
 import { makeUser } from '../../test/fixtures';
 import {
   AFTER_NAVIGATION,
@@ -14,6 +16,8 @@ import {
 } from '../../test/render-app';
 
 const DELETE = 'POST /auth/account/delete/';
+
+afterEach(() => clearAllDrafts());
 
 async function openAccount(
   me = makeUser(),
@@ -85,6 +89,9 @@ describe('Delete my account', () => {
   });
 
   it('deletes with the password, forgets the session and ends on the login page saying so', async () => {
+    // Unsaved answers this browser kept for the account go with it.
+    const kept = draftKey(makeUser().id, { kind: 'decision', proposalId: 30 });
+    await putDraft(kept, { data: '<p>Unsaved</p>', baseVersion: 1, typedAt: 1 });
     const { fetchStub, view, user, open } = await openAccount();
     const dialog = await open();
     await user.type(within(dialog).getByLabelText(/Your password/), 'my password');
@@ -93,6 +100,7 @@ describe('Delete my account', () => {
     await expect.poll(() => view.location()).toBe('/auth/login');
     expect(sentBody(fetchStub, DELETE)).toEqual({ password: 'my password' });
     expect(getToken()).toBeNull();
+    await waitFor(async () => expect(await getDraft(kept)).toBeUndefined());
   });
 
   it('asks an account that logs in only through its institution to type its username', async () => {

@@ -21,6 +21,7 @@ import { PasswordInput } from '../../components/form/PasswordInput';
 import { TextInput } from '../../components/form/TextInput';
 import { useServerForm } from '../../components/form/use-server-form';
 import { useNotify } from '../../components/notifications/notification-context';
+import { clearUserDrafts } from '../drafts/local-drafts';
 
 function deleteMyAccount(body: AccountDeletionRequest) {
   return apiRequest('/auth/account/delete/', {
@@ -88,6 +89,7 @@ function ConfirmDeletion({
     submit: (values) => deleteMyAccount({ [field]: values[field] }),
     onSuccess: () => {
       onClose();
+      void clearUserDrafts(user.id);
       endSession('logout');
       queryClient.clear();
       void navigate('/auth/login', { replace: true });

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { createContext, use, useSyncExternalStore } from 'react';
 import { apiRequest } from '../../api/client';
 import { getToken, subscribeToSession } from '../../api/session';
+import { keepOnlyDraftsOf } from '../drafts/local-drafts';
 
 /** The current token; re-renders on login, logout and expiry, in any tab. */
 export function useToken(): string | null {
@@ -12,11 +13,18 @@ export function useToken(): string | null {
 
 export const currentUserKey = ['user_details'] as const;
 
-/** The signed-in user's details, which every signed-in page waits for (RequireSession). */
+/**
+ * The signed-in user's details, which every signed-in page waits for (RequireSession).
+ * Whoever they are, this browser keeps only their unsaved answers from now on: another
+ * account's, left by a session that ended on a shared computer, are forgotten.
+ */
 export const currentUserQuery = {
   queryKey: currentUserKey,
-  queryFn: ({ signal }: { signal: AbortSignal }) =>
-    apiRequest('/user_details/', { schema: (c) => c.userDetails, signal }),
+  queryFn: async ({ signal }: { signal: AbortSignal }) => {
+    const user = await apiRequest('/user_details/', { schema: (c) => c.userDetails, signal });
+    void keepOnlyDraftsOf(user.id);
+    return user;
+  },
 };
 
 /** The signed-in user's details; idle while nobody is signed in. */

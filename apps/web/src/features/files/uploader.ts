@@ -4,6 +4,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import Uppy, { type UppyFile } from '@uppy/core';
 import Tus, { type TusBody } from '@uppy/tus';
 import { endSession, getToken } from '../../api/session';
+import { getTabId, TAB_HEADER } from '../../api/tab-id';
 import type { Notify } from '../../components/notifications/notification-context';
 import { fileOfUpload, UPLOADS_ENDPOINT } from './files.api';
 import { uploadFailedMessage } from './upload-messages';
@@ -82,10 +83,14 @@ function createUppy(target: UploadTarget): Uppy<Meta, TusBody> {
     endpoint: UPLOADS_ENDPOINT,
     chunkSize: UPLOAD_CHUNK_BYTES,
     retryDelays: RETRY_DELAYS_MS,
-    // Read when each upload starts, so a new login's token is the one sent.
+    // Read when each upload starts, so a new login's token is the one sent; the tab's id
+    // too, as every API request sends it: the editing lock an upload needs is per tab.
     headers: (): Record<string, string> => {
       const token = getToken();
-      return token ? { Authorization: `Token ${token}` } : {};
+      return {
+        [TAB_HEADER]: getTabId(),
+        ...(token ? { Authorization: `Token ${token}` } : {}),
+      };
     },
     // What makes an interrupted upload resumable after a reload: its address is kept...
     storeFingerprintForResuming: true,

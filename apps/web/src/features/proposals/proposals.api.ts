@@ -1,4 +1,4 @@
-import type { ProposalNameSave, ProposalResponseSave } from '@merit/contract';
+import type { MultiFormEntryDelete, ProposalNameSave, ProposalResponseSave } from '@merit/contract';
 import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../api/client';
 import { noBody } from '../../api/contract';
@@ -69,12 +69,11 @@ export function saveResponse(body: ProposalResponseSave) {
   });
 }
 
-export function deleteEntry(body: {
-  callId: number;
-  proposalId: number;
-  formId: number;
-  formIndex: number;
-}) {
+/**
+ * Deletes one saved entry of a multi-entry form, named by its id (and its position, which
+ * the server holds to the id): an entry someone else moved or deleted is 409 `stale`.
+ */
+export function deleteEntry(body: MultiFormEntryDelete) {
   return apiRequest('/delete_multi_form/', { method: 'DELETE', body, schema: noBody });
 }
 
@@ -122,11 +121,14 @@ export function refreshProposals(client: QueryClient): Promise<void> {
   return client.invalidateQueries({ queryKey: proposalKeys.all });
 }
 
-/** POST /update_decision_summary/: a chair's decision summary (rich text); answers the proposal. */
-export function saveDecisionSummary(proposalId: number, summary: string) {
+/**
+ * POST /update_decision_summary/: a chair's decision summary (rich text), from `version`
+ * (the one they read; another is 409 `stale`); answers the proposal.
+ */
+export function saveDecisionSummary(proposalId: number, summary: string, version: number) {
   return apiRequest('/update_decision_summary/', {
     method: 'POST',
-    body: { proposalId, summary },
+    body: { proposalId, summary, version },
     schema: (c) => c.proposalDetail,
   });
 }

@@ -65,6 +65,7 @@ export function makeProposal(overrides: Partial<ProposalDetail> = {}): ProposalD
     created: '2026-03-02T00:00:00.000Z',
     lastModified: '2026-03-02T00:00:00.000Z',
     responses: {},
+    entries: {},
     abilities: authorDraftAbilities,
     ...overrides,
   };

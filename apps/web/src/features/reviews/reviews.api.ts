@@ -1,5 +1,5 @@
-import type { ReviewResponseSave } from '@merit/contract';
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import type { PendingReview, ReviewResponseSave } from '@merit/contract';
+import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../api/client';
 import { noBody } from '../../api/contract';
 import { proposalKeys } from '../proposals/proposals.api';
@@ -12,6 +12,7 @@ import { proposalKeys } from '../proposals/proposals.api';
 export const reviewKeys = {
   all: ['reviews'] as const,
   pending: ['reviews', 'pending'] as const,
+  pendingCount: ['reviews', 'pending', 'count'] as const,
   mine: ['reviews', 'mine'] as const,
   ofProposal: (callId: number, proposalId: number) =>
     ['reviews', 'proposal', callId, proposalId] as const,
@@ -55,12 +56,45 @@ export function useReview(proposalId: number, reviewId: number, enabled = true) 
   });
 }
 
-/** Every proposal the caller may review now and has not: My Pending Reviews. */
+/**
+ * Rows a page of My Pending Reviews asks for: the server's largest page (the contract's
+ * PENDING_REVIEWS_PAGE, which the browser does not load before the contract's code).
+ */
+export const PENDING_PAGE_SIZE = 100;
+
+/**
+ * The proposals the caller may review now and have not (My Pending Reviews), nearest
+ * deadline first, a page at a time: an admin's can be every proposal of every open call.
+ * `fetchNextPage` adds the next; a page shorter than asked for is the last.
+ */
 export function usePendingReviews(enabled = true) {
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: reviewKeys.pending,
+    initialPageParam: 0,
+    queryFn: ({ pageParam, signal }) =>
+      apiRequest(`/pending_reviews/?limit=${PENDING_PAGE_SIZE}&offset=${pageParam}`, {
+        schema: (c) => c.pendingReviewList,
+        signal,
+      }),
+    getNextPageParam: (last, pages) =>
+      last.length < PENDING_PAGE_SIZE ? undefined : pages.length * PENDING_PAGE_SIZE,
+    select: (data) => uniqueRows(data.pages),
+    enabled,
+  });
+}
+
+/** The pages' rows, each proposal once: a review saved meanwhile shifts the later pages. */
+function uniqueRows(pages: readonly PendingReview[][]): PendingReview[] {
+  const seen = new Set<number>();
+  return pages.flat().filter((row) => !seen.has(row.proposalId) && seen.add(row.proposalId));
+}
+
+/** How many pending reviews the caller has in all, counted on the server (the dashboard's panel). */
+export function usePendingReviewCount(enabled = true) {
+  return useQuery({
+    queryKey: reviewKeys.pendingCount,
     queryFn: ({ signal }) =>
-      apiRequest('/pending_reviews/', { schema: (c) => c.pendingReviewList, signal }),
+      apiRequest('/pending_reviews/count/', { schema: (c) => c.pendingReviewCount, signal }),
     enabled,
   });
 }

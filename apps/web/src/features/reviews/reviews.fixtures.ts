@@ -98,6 +98,7 @@ export function makeReviewDetail(overrides: Partial<ReviewDetail> = {}): ReviewD
     ],
     score: 3.5,
     lastModified: '2026-04-10T09:00:00.000Z',
+    version: 3,
     abilities: { edit: false },
     ...overrides,
   };

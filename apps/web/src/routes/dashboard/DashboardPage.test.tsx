@@ -2,9 +2,9 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeSummary } from '../../features/calls/calls.fixtures';
 import { makeMyProposal } from '../../features/proposals/proposals.fixtures';
-import { makeMyReview, makePendingReview } from '../../features/reviews/reviews.fixtures';
+import { makeMyReview } from '../../features/reviews/reviews.fixtures';
 import { makeUser } from '../../test/fixtures';
-import { AFTER_NAVIGATION, renderApp, stubApi } from '../../test/render-app';
+import { AFTER_NAVIGATION, apiCalls, renderApp, stubApi } from '../../test/render-app';
 
 const memberRole = {
   id: 1,
@@ -51,7 +51,7 @@ describe('DashboardPage', { timeout: 20_000 }, () => {
       'GET /user_details/': { body: makeUser({ roles: [memberRole] }) },
       'GET /calls/open/': { body: [] },
       'GET /proposals/': { body: [] },
-      'GET /pending_reviews/': { body: [] },
+      'GET /pending_reviews/count/': { body: { total: 0 } },
       'GET /reviews/': { body: [] },
     });
     renderApp('/', { token: 'k' });
@@ -68,17 +68,12 @@ describe('DashboardPage', { timeout: 20_000 }, () => {
   });
 
   it('counts a member’s pending reviews and lists the reviews they wrote', async () => {
-    stubApi({
+    const fetchStub = stubApi({
       'GET /user_details/': { body: makeUser({ roles: [memberRole] }) },
       'GET /calls/open/': { body: [] },
       'GET /proposals/': { body: [] },
-      'GET /pending_reviews/': {
-        body: [
-          makePendingReview(),
-          makePendingReview({ proposalId: 31 }),
-          makePendingReview({ proposalId: 32 }),
-        ],
-      },
+      // Counted on the server: the dashboard never reads the list itself.
+      'GET /pending_reviews/count/': { body: { total: 1234 } },
       'GET /reviews/': {
         body: [
           makeMyReview(),
@@ -96,7 +91,10 @@ describe('DashboardPage', { timeout: 20_000 }, () => {
     const panel = (
       await screen.findByRole('heading', { name: 'Pending reviews' }, AFTER_NAVIGATION)
     ).parentElement!;
-    expect(await within(panel).findByText('3')).toBeInTheDocument();
+    expect(await within(panel).findByText('1234')).toBeInTheDocument();
+    expect(apiCalls(fetchStub).filter((call) => call.includes('/pending_reviews/'))).toEqual([
+      'GET /pending_reviews/count/',
+    ]);
     expect(within(panel).getByRole('link', { name: 'View pending reviews' })).toHaveAttribute(
       'href',
       '/pending_reviews/',

@@ -8,7 +8,7 @@ import { isAnyMember } from '../../features/calls/call-actor';
 import { useCallList } from '../../features/calls/calls.api';
 import { MyProposals } from '../../features/dashboard/MyProposals';
 import { MyReviews } from '../../features/dashboard/MyReviews';
-import { usePendingReviews } from '../../features/reviews/reviews.api';
+import { usePendingReviewCount } from '../../features/reviews/reviews.api';
 
 /**
  * `/` (spec section 2, Dashboard): a count of open calls, for committee members a count
@@ -34,7 +34,8 @@ export default function DashboardPage() {
 
 /** A count as it loads: a placeholder while counting, what went wrong if it failed. */
 function countOf(
-  query: { isPending: boolean; isError: boolean; error: unknown; data?: readonly unknown[] },
+  query: { isPending: boolean; isError: boolean; error: unknown },
+  count: number | undefined,
   counting: string,
 ): ReactNode {
   if (query.isPending) return <Skeleton width={48} role="status" aria-label={counting} />;
@@ -44,7 +45,7 @@ function countOf(
         {errorMessages(query.error).join(' ')}
       </Typography>
     );
-  return query.data?.length ?? 0;
+  return count ?? 0;
 }
 
 function OpenCallsPanel() {
@@ -52,7 +53,7 @@ function OpenCallsPanel() {
   return (
     <CountPanel
       title="Open calls for proposals"
-      count={countOf(calls, 'Counting open calls…')}
+      count={countOf(calls, calls.data?.length, 'Counting open calls…')}
       to="/calls"
       linkLabel="View calls"
     >
@@ -62,11 +63,12 @@ function OpenCallsPanel() {
 }
 
 function PendingReviewsPanel() {
-  const pending = usePendingReviews();
+  // Counted on the server: the list itself can be every proposal of every open call.
+  const pending = usePendingReviewCount();
   return (
     <CountPanel
       title="Pending reviews"
-      count={countOf(pending, 'Counting pending reviews…')}
+      count={countOf(pending, pending.data?.total, 'Counting pending reviews…')}
       to="/pending_reviews/"
       linkLabel="View pending reviews"
     >

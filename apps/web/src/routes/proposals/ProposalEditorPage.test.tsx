@@ -4,92 +4,18 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import {
-  makeFormOrder,
-  makeProposal,
-  readerAbilities,
-} from '../../features/proposals/proposals.fixtures';
-import { makeUser } from '../../test/fixtures';
-import {
-  AFTER_NAVIGATION,
-  apiCalls,
-  renderApp,
-  sentBody,
-  stubApi,
-  type ApiHandler,
-} from '../../test/render-app';
-
-const PATH = '/calls/12/proposals/30/';
-const ADA_HOLDS_IT: LockState = { holderId: 7, holder: 'Ada Lovelace' };
-
-interface SaveBody {
-  formId: number;
-  index: number;
-  hash: number;
-  singleSave: boolean;
-  validate: boolean;
-  data: Record<string, unknown>;
-}
-
-/**
- * The proposal's API as the server keeps it: saves land in `responses`, and the next
- * GET /proposals/30/ sends them back. `answers` adds or replaces routes.
- */
-function stubEditor(
-  proposal: Partial<ProposalDetail> = {},
-  answers: Parameters<typeof stubApi>[0] = {},
-) {
-  const responses: ProposalDetail['responses'] = { ...proposal.responses };
-  const save: ApiHandler = ({ body }) => {
-    const { formId, index, data } = body as SaveBody;
-    const key = String(formId);
-    if (formId === 3) {
-      const entries = [...((responses[key] as Record<string, unknown>[] | undefined) ?? [])];
-      entries[index] = data;
-      responses[key] = entries;
-    } else responses[key] = data;
-    return {
-      body: {
-        proposalId: 30,
-        author: 'Ada Lovelace',
-        authorId: 7,
-        formId,
-        index,
-        lastModified: '2026-03-03T00:00:00.000Z',
-      },
-    };
-  };
-  return stubApi({
-    'GET /user_details/': { body: makeUser() },
-    'GET /proposals/30/': () => ({ body: makeProposal({ ...proposal, responses }) }),
-    'GET /proposal_form_order/12/': { body: makeFormOrder() },
-    'GET /lock/30/': { body: ADA_HOLDS_IT },
-    'DELETE /lock/30/': { status: 204 },
-    'POST /proposal_responses/': save,
-    ...answers,
-  });
-}
-
-type FetchStub = ReturnType<typeof stubApi>;
-
-/** The bodies of every save sent, in order. */
-function saves(fetchStub: FetchStub): SaveBody[] {
-  return fetchStub.mock.calls
-    .filter(
-      ([input, init]) => init?.method === 'POST' && String(input).includes('/proposal_responses/'),
-    )
-    .map(([, init]) => JSON.parse(String(init!.body)) as SaveBody);
-}
-
-const count = (fetchStub: FetchStub, call: string) =>
-  apiCalls(fetchStub).filter((made) => made === call).length;
-
-async function openEditor(path = PATH) {
-  const view = renderApp(path, { token: 'k' });
-  await screen.findByRole('heading', { name: 'Dark matter survey' }, AFTER_NAVIGATION);
-  return view;
-}
-
-const tab = (name: string) => screen.getByRole('tab', { name: new RegExp(`^${name}`) });
+  ADA_HOLDS_IT,
+  count,
+  fakeAnswers,
+  GRACE_HOLDS_IT,
+  openEditor,
+  PATH,
+  saves,
+  stubEditor,
+  tab,
+} from '../../features/proposals/editor/editor.fixtures';
+import { makeProposal, readerAbilities } from '../../features/proposals/proposals.fixtures';
+import { sentBody } from '../../test/render-app';
 
 // Each test walks through pages that load lazily: slow on a busy machine, not stuck.
 describe('ProposalEditorPage', { timeout: 30_000 }, () => {
@@ -120,6 +46,9 @@ describe('ProposalEditorPage', { timeout: 30_000 }, () => {
       singleSave: true,
       validate: true,
       data: { title: 'Axions' },
+      // Nothing was saved to the form yet: its first answers make its entry.
+      entryId: null,
+      version: null,
     });
     // Only this form: the other tab was not sent.
     expect(saves(fetchStub)).toHaveLength(1);
@@ -247,6 +176,7 @@ describe('ProposalEditorPage', { timeout: 30_000 }, () => {
       callId: 12,
       proposalId: 30,
       formId: 3,
+      entryId: '00000000-0000-4000-8000-000000000002',
       formIndex: 1,
     });
     // The last entry stays: its Delete is disabled.
@@ -277,7 +207,7 @@ describe('ProposalEditorPage', { timeout: 30_000 }, () => {
   });
 
   it('is read-only, with a badge naming the holder, while someone else holds the lock', async () => {
-    stubEditor({}, { 'GET /lock/30/': { body: { holderId: 9, holder: 'Grace Hopper' } } });
+    stubEditor({}, { 'GET /lock/30/': { body: GRACE_HOLDS_IT } });
     await openEditor();
     expect(await screen.findByText('Locked by Grace Hopper')).toBeInTheDocument();
     expect(screen.getByText(proposalMessages.locked('Grace Hopper'))).toBeInTheDocument();
@@ -344,21 +274,15 @@ describe('ProposalEditorPage', { timeout: 30_000 }, () => {
 
   it('opens the answers for editing, as last saved, once the lock holder leaves', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    let holder: LockState = { holderId: 9, holder: 'Grace Hopper' };
-    let responses: ProposalDetail['responses'] = {};
-    stubEditor(
-      {},
-      {
-        'GET /lock/30/': () => ({ body: holder }),
-        'GET /proposals/30/': () => ({ body: makeProposal({ responses }) }),
-      },
-    );
+    let holder: LockState = GRACE_HOLDS_IT;
+    const saved = fakeAnswers();
+    stubEditor({}, { 'GET /lock/30/': () => ({ body: holder }) }, saved);
     await openEditor();
     expect(await screen.findByText('Locked by Grace Hopper')).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: /Project title/ })).toBeDisabled();
 
     // Grace saved a title and left.
-    responses = { '1': { title: 'Comet dust' } };
+    saved.saveAs('Grace Hopper', 1, 0, { title: 'Comet dust' });
     holder = ADA_HOLDS_IT;
     await act(() => vi.advanceTimersByTimeAsync(LOCK_POLL_MS));
     await waitFor(() =>

@@ -1,6 +1,7 @@
 import type { PendingReview } from '@merit/contract';
-import { Box, Button } from '@mui/material';
+import { Box, Button, Stack, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
+import { errorMessages } from '../../api/client';
 import { AccessDeniedView } from '../../components/AccessDeniedView';
 import { EmptyState } from '../../components/EmptyState';
 import { LoadFailedView } from '../../components/LoadFailedView';
@@ -13,7 +14,7 @@ import { useTableState } from '../../components/table/use-table-state';
 import { useCurrentUser } from '../../features/auth/session-hooks';
 import { isAnyMember } from '../../features/calls/call-actor';
 import { formatCallDate } from '../../features/calls/call-dates';
-import { usePendingReviews } from '../../features/reviews/reviews.api';
+import { usePendingReviewCount, usePendingReviews } from '../../features/reviews/reviews.api';
 
 const COLUMNS: readonly Column<PendingReview>[] = [
   {
@@ -75,8 +76,11 @@ export default function PendingReviewsPage() {
 
 function PendingReviews() {
   const pending = usePendingReviews();
+  // Only when there is more than a page: how many in all.
+  const count = usePendingReviewCount(pending.hasNextPage);
   const table = useTableState(COLUMNS, { defaultSort: BY_DEADLINE });
-  const shown = searchRows(pending.data ?? [], table.q, (row) => [
+  const rows = pending.data ?? [];
+  const shown = searchRows(rows, table.q, (row) => [
     row.committeeName,
     row.callName,
     row.proposalName,
@@ -85,9 +89,9 @@ function PendingReviews() {
   let content;
   if (pending.isPending) {
     content = <LoadingView label="Loading your pending reviews…" />;
-  } else if (pending.isError) {
+  } else if (pending.isError && !pending.isFetchNextPageError) {
     content = <LoadFailedView error={pending.error} onRetry={() => void pending.refetch()} />;
-  } else if (pending.data.length === 0) {
+  } else if (rows.length === 0) {
     content = (
       <EmptyState>
         You have no reviews to do now. Proposals appear here once they are submitted, while their
@@ -111,12 +115,34 @@ function PendingReviews() {
   return (
     <>
       <PageHeading>My Pending Reviews</PageHeading>
-      {(pending.data?.length ?? 0) > 0 && (
+      {rows.length > 0 && (
         <Box sx={{ mb: 2 }}>
           <SearchField label="Search pending reviews" value={table.q} onChange={table.setQuery} />
         </Box>
       )}
       {content}
+      {pending.hasNextPage && (
+        <Stack direction="row" spacing={2} sx={{ mt: 2, alignItems: 'center', flexWrap: 'wrap' }}>
+          <Typography variant="body2" color="text.secondary">
+            {count.data
+              ? `Showing ${rows.length} of ${count.data.total} pending reviews.`
+              : `Showing the first ${rows.length} pending reviews.`}
+          </Typography>
+          <Button
+            variant="outlined"
+            size="small"
+            onClick={() => void pending.fetchNextPage()}
+            disabled={pending.isFetchingNextPage}
+          >
+            {pending.isFetchingNextPage ? 'Loading more…' : 'Show more'}
+          </Button>
+          {pending.isFetchNextPageError && (
+            <Typography variant="body2" color="error" role="alert">
+              {errorMessages(pending.error).join(' ')}
+            </Typography>
+          )}
+        </Stack>
+      )}
     </>
   );
 }

@@ -1,8 +1,11 @@
-import type { ProposalDetail, ReviewResponseSave } from '@merit/contract';
-import { reviewMessages } from '@merit/domain';
+import 'fake-indexeddb/auto';
+import type { ProposalDetail, ReviewResponseSave, StaleReview } from '@merit/contract';
+import { reviewEditingMessages, reviewMessages } from '@merit/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { atLocalTime } from '../../features/drafts/draft-time';
+import { clearAllDrafts, draftKey, getDraft, putDraft } from '../../features/drafts/local-drafts';
 import { makeFormOrder, makeProposal } from '../../features/proposals/proposals.fixtures';
 import {
   chairProposalAbilities,
@@ -43,19 +46,26 @@ const submitted: Partial<ProposalDetail> = {
   abilities: reviewerAbilities,
 };
 
-/** Each save answers as the server would: the first one makes review 90. */
-const saveAnswer: ApiHandler = ({ body }) => {
-  const { formId } = body as ReviewResponseSave;
-  return {
-    body: {
-      reviewId: 90,
-      proposalId: 30,
-      formId,
-      score: null,
-      lastModified: '2026-04-10T09:00:00.000Z',
-    },
+/**
+ * Saves as the server makes them: the first one makes review 90 at version 1, and each
+ * raises its version by one.
+ */
+function savesOfReview(version = 0): ApiHandler {
+  return ({ body }) => {
+    const { formId } = body as ReviewResponseSave;
+    version += 1;
+    return {
+      body: {
+        reviewId: 90,
+        proposalId: 30,
+        formId,
+        score: null,
+        lastModified: '2026-04-10T09:00:00.000Z',
+        version,
+      },
+    };
   };
-};
+}
 
 function stubReview(answers: Parameters<typeof stubApi>[0] = {}) {
   return stubApi({
@@ -64,7 +74,7 @@ function stubReview(answers: Parameters<typeof stubApi>[0] = {}) {
     'GET /proposal_form_order/12/': { body: makeFormOrder() },
     'GET /review_form_order/12/': { body: makeReviewFormOrder() },
     'GET /calls/12/proposals/30/reviews/': { body: makeReviewList({ reviews: [] }) },
-    'POST /review_responses/': saveAnswer,
+    'POST /review_responses/': savesOfReview(),
     ...answers,
   });
 }
@@ -132,6 +142,7 @@ describe('ReviewEditorPage', { timeout: 30_000 }, () => {
         call: 12,
         proposal: 30,
         reviewId: null,
+        version: null,
         formId: 5,
         hash: expect.any(Number),
         data: { strengths: 'A clear plan.' },
@@ -141,6 +152,8 @@ describe('ReviewEditorPage', { timeout: 30_000 }, () => {
         call: 12,
         proposal: 30,
         reviewId: 90,
+        // The version the first save answered.
+        version: 1,
         formId: 6,
         hash: sent[0]!.hash,
         data: { significance: 4, feasibility: 3 },
@@ -176,7 +189,7 @@ describe('ReviewEditorPage', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Saved successfully.')).toBeInTheDocument();
     expect(saves(fetchStub).slice(1)).toMatchObject([
-      { formId: 5, reviewId: 90, data: { strengths: 'Bold.' } },
+      { formId: 5, reviewId: 90, version: 1, data: { strengths: 'Bold.' } },
     ]);
   });
 
@@ -272,3 +285,305 @@ describe('ReviewEditorPage', { timeout: 30_000 }, () => {
     ).toBeDisabled();
   });
 });
+
+afterEach(() => clearAllDrafts());
+
+/** Grace's own review 90, at version 3, hers to change. */
+const ownReview = makeReviewDetail({ authorId: 11, abilities: { edit: true }, version: 3 });
+const OWN_REVIEW = '/calls/12/proposals/30/reviews/90/';
+/** Where Grace's unsaved answers of the Science Review form are kept. */
+const scienceDraft = draftKey(11, { kind: 'review', proposalId: 30, formId: 5 });
+
+/** The review as saved in another tab meanwhile, at version 5. */
+const savedElsewhere: StaleReview = {
+  reviewId: 90,
+  version: 5,
+  responses: {
+    '5': { strengths: 'Sharper plan.', weaknesses: 'Few nights.' },
+    '6': { significance: 4, feasibility: 3 },
+  },
+  savedAt: '2026-04-10T10:00:00.000Z',
+};
+
+/** The first save is refused as stale with `current`; the next ones are saved. */
+function staleThenSaved(current: StaleReview): ApiHandler {
+  const saved = savesOfReview(current.version);
+  let first = true;
+  return (request) => {
+    if (!first) return saved(request);
+    first = false;
+    return {
+      status: 409,
+      body: { detail: reviewMessages.stale(new Date(current.savedAt)), code: 'stale', current },
+    };
+  };
+}
+
+function stubOwnReview(answers: Parameters<typeof stubApi>[0] = {}) {
+  return stubReview({ 'GET /reviews/30/90/': { body: ownReview }, ...answers });
+}
+
+const strengths = () => screen.getByRole('textbox', { name: /Strengths/ });
+
+/** Makes Strengths say `text` and selects Save. */
+async function typeAndSave(user: ReturnType<typeof userEvent.setup>, text: string) {
+  await user.clear(strengths());
+  await user.type(strengths(), text);
+  await user.click(screen.getByRole('button', { name: 'Save' }));
+}
+
+/** 14:32 today, in the browser's time. */
+function todayAt1432(): number {
+  const at = new Date();
+  at.setHours(14, 32, 0, 0);
+  return at.getTime();
+}
+
+describe(
+  'ReviewEditorPage: a review saved elsewhere, and answers kept on this computer',
+  {
+    timeout: 30_000,
+  },
+  () => {
+    it('saves the changed forms one after another, each from the version the last one answered', async () => {
+      const user = userEvent.setup();
+      const fetchStub = stubOwnReview({ 'POST /review_responses/': savesOfReview(3) });
+      await openReview(OWN_REVIEW);
+      await user.type(strengths(), ' Bold.');
+      await user.click(tab('Scores'));
+      await user.click(scoreChoice('significance', 5));
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      expect(await screen.findByText('Saved successfully.')).toBeInTheDocument();
+
+      const sent = saves(fetchStub);
+      expect(sent.map(({ reviewId, version, formId }) => ({ reviewId, version, formId }))).toEqual([
+        { reviewId: 90, version: 3, formId: 5 },
+        { reviewId: 90, version: 4, formId: 6 },
+      ]);
+      expect(sent[1]!.hash).toBe(sent[0]!.hash);
+
+      // The next Save starts from the version the last save answered.
+      await user.click(scoreChoice('feasibility', 5));
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(saves(fetchStub)).toHaveLength(3));
+      expect(saves(fetchStub)[2]).toMatchObject({ reviewId: 90, version: 5, formId: 6 });
+    });
+
+    it('shows what was saved elsewhere, and Keep mine saves the person’s answers over it', async () => {
+      const user = userEvent.setup();
+      const fetchStub = stubOwnReview({
+        'POST /review_responses/': staleThenSaved(savedElsewhere),
+      });
+      await openReview(OWN_REVIEW);
+      await typeAndSave(user, 'Mine.');
+
+      const dialog = await screen.findByRole('dialog', {
+        name: reviewEditingMessages.conflictTitle,
+      });
+      expect(dialog).toHaveTextContent(
+        reviewEditingMessages.savedElsewhere(atLocalTime(savedElsewhere.savedAt)),
+      );
+      const row = within(dialog).getByRole('row', { name: /Science Review: Strengths/ });
+      expect(
+        within(row)
+          .getAllByRole('cell')
+          .map((cell) => cell.textContent),
+      ).toEqual(['Mine.', 'Sharper plan.']);
+      await user.click(within(dialog).getByRole('button', { name: 'Keep mine' }));
+
+      expect(await screen.findByText('Saved successfully.')).toBeInTheDocument();
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(saves(fetchStub).map(({ version, data }) => ({ version, data }))).toEqual([
+        { version: 3, data: { strengths: 'Mine.', weaknesses: 'Few nights.' } },
+        // Again, from the version saved elsewhere.
+        { version: 5, data: { strengths: 'Mine.', weaknesses: 'Few nights.' } },
+      ]);
+      expect(strengths()).toHaveValue('Mine.');
+      await waitFor(async () => expect(await getDraft(scienceDraft)).toBeUndefined());
+    });
+
+    it('Take theirs shows the saved answers, and the next save starts from their version', async () => {
+      const user = userEvent.setup();
+      const fetchStub = stubOwnReview({
+        'POST /review_responses/': staleThenSaved(savedElsewhere),
+      });
+      await openReview(OWN_REVIEW);
+      await typeAndSave(user, 'Mine.');
+      const dialog = await screen.findByRole('dialog', {
+        name: reviewEditingMessages.conflictTitle,
+      });
+      await user.click(within(dialog).getByRole('button', { name: 'Take theirs' }));
+
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(strengths()).toHaveValue('Sharper plan.');
+      expect(tab('Science Review')).toHaveAccessibleName('Science Review');
+      expect(saves(fetchStub)).toHaveLength(1);
+      await waitFor(async () => expect(await getDraft(scienceDraft)).toBeUndefined());
+
+      await user.type(strengths(), ' Agreed.');
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      expect(await screen.findByText('Saved successfully.')).toBeInTheDocument();
+      expect(saves(fetchStub)[1]).toMatchObject({
+        version: 5,
+        data: { strengths: 'Sharper plan. Agreed.' },
+      });
+    });
+
+    it('Copy mine puts the person’s answers on the clipboard, then takes theirs', async () => {
+      const user = userEvent.setup();
+      stubOwnReview({ 'POST /review_responses/': staleThenSaved(savedElsewhere) });
+      await openReview(OWN_REVIEW);
+      await typeAndSave(user, 'Mine.');
+      const dialog = await screen.findByRole('dialog', {
+        name: reviewEditingMessages.conflictTitle,
+      });
+      await user.click(within(dialog).getByRole('button', { name: 'Copy mine' }));
+
+      expect(await screen.findByText(reviewEditingMessages.copied)).toBeInTheDocument();
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(await navigator.clipboard.readText()).toBe(
+        'Science Review: Strengths\nMine.\n\nScience Review: Weaknesses\nFew nights.',
+      );
+      expect(strengths()).toHaveValue('Sharper plan.');
+    });
+
+    it('in a second tab of the new review, offers the saved review instead of writing over it', async () => {
+      const user = userEvent.setup();
+      const fetchStub = stubReview({
+        'POST /review_responses/': staleThenSaved({
+          reviewId: 90,
+          version: 3,
+          responses: ownReview.responses,
+          savedAt: ownReview.lastModified,
+        }),
+        'GET /reviews/30/90/': { body: ownReview },
+      });
+      const view = await openReview();
+      await typeAndSave(user, 'Second tab.');
+
+      const refusal = await screen.findByText(
+        new RegExp(reviewEditingMessages.keptForSaved.slice(0, 40)),
+      );
+      expect(refusal).toHaveTextContent(
+        reviewEditingMessages.exists(atLocalTime(ownReview.lastModified)),
+      );
+      expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
+      expect(view.location()).toBe(NEW_REVIEW);
+      await user.click(screen.getByRole('button', { name: reviewEditingMessages.openSaved }));
+
+      // The saved review, with what was typed in the other tab offered back to compare.
+      await waitFor(() => expect(view.location()).toBe(OWN_REVIEW));
+      const offer = await screen.findByText(
+        /You have unsaved answers from \d\d:\d\d on this computer\./,
+      );
+      expect(strengths()).toHaveValue('A clear plan.');
+      await user.click(
+        within(offer.closest('[role="status"]')!).getByRole('button', { name: 'Restore' }),
+      );
+      const dialog = await screen.findByRole('dialog', {
+        name: reviewEditingMessages.conflictTitle,
+      });
+      expect(dialog).toHaveTextContent(
+        reviewEditingMessages.restoredStale(atLocalTime(ownReview.lastModified)),
+      );
+      expect(within(dialog).getByRole('row', { name: /Strengths/ })).toHaveTextContent(
+        'Second tab.A clear plan.',
+      );
+      await user.click(within(dialog).getByRole('button', { name: 'Keep mine' }));
+
+      expect(await screen.findByText('Saved successfully.')).toBeInTheDocument();
+      expect(
+        saves(fetchStub).map(({ reviewId, version, data }) => ({ reviewId, version, data })),
+      ).toEqual([
+        // Refused: nothing written over the saved review.
+        { reviewId: null, version: null, data: { strengths: 'Second tab.' } },
+        { reviewId: 90, version: 3, data: { strengths: 'Second tab.' } },
+      ]);
+    });
+
+    it('keeps the answers on this computer as they are typed, until they are saved', async () => {
+      const user = userEvent.setup();
+      stubOwnReview({ 'POST /review_responses/': savesOfReview(3) });
+      await openReview(OWN_REVIEW);
+      await user.type(strengths(), ' More.');
+
+      await waitFor(async () =>
+        expect(await getDraft(scienceDraft)).toEqual({
+          data: { strengths: 'A clear plan. More.', weaknesses: 'Few nights.' },
+          baseVersion: 3,
+          typedAt: expect.any(Number),
+        }),
+      );
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      expect(await screen.findByText('Saved successfully.')).toBeInTheDocument();
+      await waitFor(async () => expect(await getDraft(scienceDraft)).toBeUndefined());
+    });
+
+    it('offers the answers kept on this computer back, and Restore puts them in the form', async () => {
+      const user = userEvent.setup();
+      const fetchStub = stubOwnReview({ 'POST /review_responses/': savesOfReview(3) });
+      await putDraft(scienceDraft, {
+        data: { strengths: 'Typed before.', weaknesses: 'Few nights.' },
+        baseVersion: 3,
+        typedAt: todayAt1432(),
+      });
+      await openReview(OWN_REVIEW);
+
+      expect(
+        await screen.findByText('You have unsaved answers from 14:32 on this computer.'),
+      ).toBeInTheDocument();
+      expect(strengths()).toHaveValue('A clear plan.');
+      await user.click(screen.getByRole('button', { name: 'Restore' }));
+
+      expect(strengths()).toHaveValue('Typed before.');
+      expect(tab('Science Review')).toHaveAccessibleName('Science Review Unsaved changes');
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      expect(await screen.findByText('Saved successfully.')).toBeInTheDocument();
+      expect(saves(fetchStub)).toMatchObject([
+        { version: 3, data: { strengths: 'Typed before.' } },
+      ]);
+      await waitFor(async () => expect(await getDraft(scienceDraft)).toBeUndefined());
+    });
+
+    it('Discard forgets the answers kept on this computer', async () => {
+      const user = userEvent.setup();
+      stubOwnReview();
+      await putDraft(scienceDraft, {
+        data: { strengths: 'Typed before.' },
+        baseVersion: 3,
+        typedAt: todayAt1432(),
+      });
+      await openReview(OWN_REVIEW);
+      await user.click(await screen.findByRole('button', { name: 'Discard' }));
+
+      expect(screen.queryByText(/unsaved answers/)).not.toBeInTheDocument();
+      expect(strengths()).toHaveValue('A clear plan.');
+      await waitFor(async () => expect(await getDraft(scienceDraft)).toBeUndefined());
+    });
+
+    it('offers the choice for restored answers typed before the review was saved again', async () => {
+      const user = userEvent.setup();
+      const fetchStub = stubOwnReview();
+      await putDraft(scienceDraft, {
+        data: { strengths: 'From version 2.' },
+        baseVersion: 2,
+        typedAt: todayAt1432(),
+      });
+      await openReview(OWN_REVIEW);
+      await user.click(await screen.findByRole('button', { name: 'Restore' }));
+
+      const dialog = await screen.findByRole('dialog', {
+        name: reviewEditingMessages.conflictTitle,
+      });
+      expect(dialog).toHaveTextContent(
+        reviewEditingMessages.restoredStale(atLocalTime(ownReview.lastModified)),
+      );
+      await user.click(within(dialog).getByRole('button', { name: 'Take theirs' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(strengths()).toHaveValue('A clear plan.');
+      expect(saves(fetchStub)).toEqual([]);
+      await waitFor(async () => expect(await getDraft(scienceDraft)).toBeUndefined());
+    });
+  },
+);

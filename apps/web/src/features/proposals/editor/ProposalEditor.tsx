@@ -1,5 +1,11 @@
 import type { ProposalDetail } from '@merit/contract';
-import { formatScore, proposalMessages, RESULT_SCORE } from '@merit/domain';
+import {
+  draftMessages,
+  editingMessages,
+  formatScore,
+  proposalMessages,
+  RESULT_SCORE,
+} from '@merit/domain';
 import LockIcon from '@mui/icons-material/Lock';
 import {
   Alert,
@@ -14,7 +20,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { errorMessages } from '../../../api/client';
+import { errorMessages, isApiError } from '../../../api/client';
 import { BackLink } from '../../../components/BackLink';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { ErrorList } from '../../../components/ErrorList';
@@ -24,6 +30,10 @@ import { SearchParamTabs, useSearchParamTab } from '../../../components/SearchPa
 import { useConfirm } from '../../../components/use-confirm';
 import { useCurrentUser } from '../../auth/session-hooks';
 import { formatCallDate } from '../../calls/call-dates';
+import { answerChanges, answersText } from '../../drafts/answer-changes';
+import { ConflictChoiceDialog, type Conflict } from '../../drafts/ConflictChoiceDialog';
+import { atLocalTime } from '../../drafts/draft-time';
+import { DraftOfferBanner } from '../../drafts/DraftOfferBanner';
 import { PdfStatus } from '../../files/PdfStatus';
 import { UploadedFilesDialog } from '../../files/UploadedFilesDialog';
 import { useProposalPdf } from '../../files/use-proposal-pdf';
@@ -40,13 +50,20 @@ import {
 import { DecisionSummaryPanel } from '../decision/DecisionSummaryPanel';
 import { ChangeMarks } from './ChangeMarks';
 import { CollaboratorsDialog } from './CollaboratorsDialog';
-import { hasFormErrors, isFormDirty, type EditorForm } from './editor-state';
+import {
+  hasFormErrors,
+  isFormDirty,
+  type DraftAction,
+  type DraftState,
+  type EditorForm,
+} from './editor-state';
 import { FormPanel } from './FormPanel';
 import { ProposalManageMenu, type ProposalAction } from './ProposalManageMenu';
 import { ProposalNameForm } from './ProposalNameForm';
 import { useLeavePrompt } from './use-leave-prompt';
+import { useLocalAnswers } from './use-local-answers';
 import { useProposalDrafts } from './use-proposal-drafts';
-import { useProposalLock } from './use-proposal-lock';
+import { useProposalLock, type LockView } from './use-proposal-lock';
 import { useSaveForms } from './use-save-forms';
 
 type StateAction = Extract<ProposalAction, 'submit' | 'retract' | 'delete'>;
@@ -60,8 +77,10 @@ interface ProposalEditorProps {
 /**
  * The proposal editor (spec section 2): the header with the name, the state, who holds
  * the lock and the Manage menu, then one tab per form. Who may change what is the
- * server's to say (`abilities`), and the lock's: someone else holding it makes the
- * answers read-only until they leave.
+ * server's to say (`abilities`), and the lock's: the answers can be changed only while
+ * this tab holds it, and otherwise the editor says why. Answers someone else saved
+ * meanwhile are never written over or dropped in silence: the person chooses (conflicts),
+ * and unsaved answers are kept in this browser until the server has them (local drafts).
  */
 export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
   const user = useCurrentUser();
@@ -70,14 +89,33 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
   const queryClient = useQueryClient();
   const { abilities } = proposal;
 
-  const { lock, restart, refresh } = useProposalLock(proposal.id, abilities.lock);
-  const holder = lock ?? proposal.lockHolder;
-  const heldBy = holder?.holderId != null && holder.holderId !== user.id ? holder.holder : null;
-  // Until the lock's first answer, the proposal's own abilities say; then the lock does.
-  const canEdit = lock ? abilities.lock && heldBy === null : abilities.edit;
-  useReloadWhenLockReturns(proposal.id, heldBy);
+  const lock = useProposalLock(proposal.id, abilities.lock);
+  const heldBy = otherHolder(lock.view, proposal, user.id);
+  const reloading = useReloadWhenLockReturns(proposal.id, lock.view.status);
 
-  const { drafts, dispatch, latest } = useProposalDrafts(proposal.responses, forms);
+  const { drafts, dispatch, latest } = useProposalDrafts(
+    proposal.responses,
+    forms,
+    proposal.entries,
+  );
+  const local = useLocalAnswers({
+    userId: user.id,
+    proposalId: proposal.id,
+    forms,
+    drafts,
+    dispatch,
+    entries: proposal.entries,
+    enabled: abilities.lock,
+  });
+  // Editable only while this tab holds the lock, what was saved meanwhile has loaded, and
+  // answers kept from an earlier visit have been restored or discarded.
+  const canEdit =
+    abilities.lock &&
+    lock.view.status === 'mine' &&
+    !reloading &&
+    local.checked &&
+    local.offer === null;
+
   const [validate, setValidate] = useState(true);
   const tabs = forms.map((form) => ({
     value: String(form.id),
@@ -101,35 +139,45 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
     dispatch,
     validate,
     onRefused: (formId) => setTab(String(formId)),
-    onSettled: restart,
-    onLocked: refresh,
+    onSettled: lock.restart,
+    onLocked: lock.refuse,
   });
 
   const unsavedForms = forms.filter((form) => isFormDirty(drafts[form.id]!));
   const leave = useLeavePrompt(unsavedForms.length > 0);
   useSaveShortcut(canEdit ? () => void saving.saveForm(current) : null);
 
+  const conflicts = useConflictChoices({ forms, drafts, dispatch, save: saving.saveForm });
+
   const entryToDelete = useConfirm<{ form: EditorForm; key: number }>();
   const entryDeletion = useMutation({
     mutationFn: async ({ form, key }: { form: EditorForm; key: number }) => {
       const entries = latest.current[form.id]?.entries ?? [];
-      const index = entries.findIndex((item) => item.key === key);
+      const item = entries.find((candidate) => candidate.key === key);
       // An entry added since the last save is only on this page.
-      if (entries[index]?.stored) {
+      if (item?.stored && item.entryId !== null) {
+        // Its position among the saved entries: the server holds it to the id.
+        const saved = entries.filter(
+          (candidate) => candidate.stored && candidate.conflict?.theirs !== null,
+        );
         await deleteEntry({
           callId: proposal.callId,
           proposalId: proposal.id,
           formId: form.id,
-          formIndex: index,
+          entryId: item.entryId,
+          formIndex: saved.indexOf(item),
         });
       }
     },
     onSuccess: (_result, { form, key }) => {
       dispatch({ type: 'remove', formId: form.id, key });
       notify('The entry has been deleted.');
+    },
+    // Refused as stale too: the entries load again as the server holds them now.
+    onSettled: () => {
+      entryToDelete.close();
       void refreshProposals(queryClient);
     },
-    onSettled: () => entryToDelete.close(),
   });
 
   const [collaboratorsOpen, setCollaboratorsOpen] = useState(false);
@@ -162,7 +210,9 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
     onSettled: () => stateConfirm.close(),
   });
 
-  const lockFree = heldBy === null;
+  // Submitting, retracting and deleting wait for another editor of it to leave.
+  const lockFree =
+    heldBy === null && !(lock.view.status === 'notMine' && lock.view.lock.reason === 'otherTab');
   // Whoever sees the proposal may save its PDF and see (and download) its files.
   const actions: ProposalAction[] = ['pdf'];
   if (abilities.review) actions.push(ownReviewId === null ? 'addReview' : 'editReview');
@@ -250,15 +300,24 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
       </Stack>
       <PdfStatus progress={pdf.progress} />
       {canEdit && <ProposalNameForm key={proposal.proposalName} proposal={proposal} />}
-      {heldBy !== null && (
-        <Alert severity="info" sx={{ mb: 2 }}>
-          {proposalMessages.locked(heldBy)}
-        </Alert>
-      )}
+      <LockMessage view={lock.view} heldBy={heldBy} reloading={reloading} />
       {heldBy === null && proposal.stateVal > 0 && (
         <Alert severity="info" sx={{ mb: 2 }}>
           {proposalMessages.submitted}
         </Alert>
+      )}
+      {local.offer && (
+        <DraftOfferBanner
+          typedAt={local.offer.typedAt}
+          onRestore={() => {
+            local.restore();
+            notify(draftMessages.restored);
+          }}
+          onDiscard={() => {
+            local.discard();
+            notify(draftMessages.discarded);
+          }}
+        />
       )}
       <ErrorList messages={problems} />
       {canEdit && (
@@ -342,8 +401,13 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
         onConfirm={() => leave.blocker.proceed?.()}
         onCancel={() => leave.blocker.reset?.()}
       >
-        {`Your changes to ${unsavedForms.map((form) => form.name).join(', ')} are not saved. If you leave now, they are lost.`}
+        {`Your changes to ${unsavedForms.map((form) => form.name).join(', ')} are not saved. If you leave now, they are kept only on this computer, and offered back when you open this proposal here again.`}
       </ConfirmDialog>
+      <ConflictChoiceDialog
+        open={conflicts.length > 0}
+        conflicts={conflicts}
+        pending={saving.saving !== null}
+      />
       <UploadedFilesDialog
         proposalId={proposal.id}
         forms={forms}
@@ -392,19 +456,144 @@ const STATE_DIALOGS: Record<
   },
 };
 
+/** Another person who holds the lock, for the badge: null when it is free or this person's. */
+function otherHolder(view: LockView, proposal: ProposalDetail, userId: number): string | null {
+  let state: { holderId: number | null; holder: string | null } | null = null;
+  if (view.status === 'mine' || view.status === 'notMine') state = view.lock;
+  // Someone who may not take the lock (a reader) sees who holds it from the proposal.
+  else if (view.status === 'pending') state = proposal.lockHolder;
+  if (!state || state.holderId === null || state.holderId === userId) return null;
+  return state.holder;
+}
+
+/** Why the answers cannot be changed now, when the lock says. */
+function LockMessage({
+  view,
+  heldBy,
+  reloading,
+}: {
+  view: LockView;
+  heldBy: string | null;
+  reloading: boolean;
+}) {
+  let message: string | null = null;
+  let severity: 'info' | 'warning' = 'info';
+  if (view.status === 'notMine') {
+    message =
+      view.lock.message ??
+      (heldBy !== null ? proposalMessages.locked(heldBy) : editingMessages.otherTab);
+  } else if (view.status === 'pending' && heldBy !== null) {
+    message = proposalMessages.locked(heldBy);
+  } else if (view.status === 'failed') {
+    severity = 'warning';
+    const { error } = view;
+    // A refusal the server explains says so; a lost connection or a server error is one.
+    message =
+      isApiError(error) && error.status >= 400 && error.status < 500
+        ? editingMessages.lockFailed(error.body.detail)
+        : editingMessages.unreachable;
+  } else if (view.status === 'refused') {
+    severity = 'warning';
+    message = view.message;
+  } else if (reloading) {
+    message = editingMessages.reloading;
+  }
+  if (message === null) return null;
+  return (
+    <Alert severity={severity} sx={{ mb: 2 }}>
+      {message}
+    </Alert>
+  );
+}
+
 /**
- * When the lock comes back from someone else, they may have saved answers: load the
- * proposal again before anyone edits what they replaced.
+ * When the lock comes back to this tab after it was not this tab's (someone else held it,
+ * a save was refused, or the server could not be reached), answers may have been saved
+ * meanwhile: the proposal loads again before anything can be changed, and its fresher
+ * answers replace the unchanged forms or are offered for the changed ones. True while
+ * that load runs.
  */
-function useReloadWhenLockReturns(proposalId: number, heldBy: string | null) {
+function useReloadWhenLockReturns(proposalId: number, status: LockView['status']): boolean {
   const queryClient = useQueryClient();
-  const previous = useRef(heldBy);
+  const [seen, setSeen] = useState(status);
+  const [reloading, setReloading] = useState(false);
+  // During the render, so that no render in between lets the answers be changed.
+  if (seen !== status) {
+    setSeen(status);
+    if (status === 'mine' && seen !== 'pending') setReloading(true);
+  }
   useEffect(() => {
-    if (previous.current !== null && heldBy === null) {
-      void queryClient.invalidateQueries({ queryKey: proposalKeys.detail(proposalId) });
-    }
-    previous.current = heldBy;
-  }, [heldBy, proposalId, queryClient]);
+    if (!reloading) return;
+    let active = true;
+    void queryClient
+      .refetchQueries({ queryKey: proposalKeys.detail(proposalId) })
+      .finally(() => active && setReloading(false));
+    return () => {
+      active = false;
+    };
+  }, [reloading, proposalId, queryClient]);
+  return reloading;
+}
+
+/**
+ * Every entry someone else saved (or deleted) while the person changed it, in the forms'
+ * order, as the choice shows it: which form and entry, by whom and when, what differs,
+ * and what each choice does. Keep mine takes theirs as the version to write over and
+ * saves the form once the choice is in the answers; Take theirs puts the saved answers
+ * in the form (after Copy mine, once the person's are on the clipboard).
+ */
+function useConflictChoices({
+  forms,
+  drafts,
+  dispatch,
+  save,
+}: {
+  forms: readonly EditorForm[];
+  drafts: DraftState;
+  dispatch: (action: DraftAction) => void;
+  save: (form: EditorForm) => Promise<void>;
+}): Conflict[] {
+  const notify = useNotify();
+  const saveNext = useRef<EditorForm | null>(null);
+  // After the render that holds the choice: the save reads the answers as they are then.
+  useEffect(() => {
+    const form = saveNext.current;
+    if (form === null) return;
+    saveNext.current = null;
+    void save(form);
+  });
+
+  return forms.flatMap((form) =>
+    (drafts[form.id]?.entries ?? []).flatMap((item, index): Conflict[] => {
+      const { conflict } = item;
+      if (!conflict) return [];
+      const where = form.multi ? `${form.name}, entry ${index + 1}` : form.name;
+      const named = { ...form, name: where };
+      return [
+        {
+          id: `${form.id}:${item.key}`,
+          message:
+            conflict.theirs === null
+              ? editingMessages.deleted(where)
+              : editingMessages.changedBy(
+                  where,
+                  conflict.savedBy,
+                  conflict.savedAt ? atLocalTime(conflict.savedAt) : null,
+                ),
+          rows: conflict.theirs ? answerChanges(named, item.draft, conflict.theirs) : [],
+          copy: { text: answersText([{ form: named, answers: item.draft }]) },
+          onKeepMine: () => {
+            saveNext.current = form;
+            dispatch({ type: 'keepMine', formId: form.id, key: item.key });
+          },
+          onTakeTheirs: ({ copied }) => {
+            dispatch({ type: 'takeTheirs', form, key: item.key });
+            if (copied) notify(editingMessages.copied);
+          },
+        },
+      ];
+    }),
+  );
 }
 
 /** Ctrl+S (Cmd+S on a Mac) runs `save` instead of the browser's Save Page, while there is one. */

@@ -2,12 +2,14 @@ import type { ProposalDetail } from '@merit/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ActionDispatch, type RefObject } from 'react';
 import { isApiError } from '../../../api/client';
+import { loadContract } from '../../../api/contract';
 import { useNotify } from '../../../components/notifications/notification-context';
 import { refreshProposals, saveResponse } from '../proposals.api';
 import {
   checkAnswers,
   needsSaving,
   serverErrors,
+  type Conflict,
   type DraftAction,
   type DraftState,
   type EditorForm,
@@ -32,17 +34,38 @@ interface SaveFormsOptions {
   onRefused: (formId: number) => void;
   /** After every save, whatever came of it: the lock's wait starts again. */
   onSettled: () => void;
-  /** Someone else holds the lock now: ask who. */
-  onLocked: () => void;
+  /** Another editor holds the lock now (the server's message): the editor turns read-only. */
+  onLocked: (message: string) => void;
+}
+
+/**
+ * What a save refused as `stale` says is saved now, as a conflict for the person to
+ * resolve; null when the failure is of another kind.
+ */
+async function staleConflict(failure: unknown): Promise<Conflict | null> {
+  if (!isApiError(failure, 409) || failure.body.code !== 'stale') return null;
+  const parsed = (await loadContract()).staleEntry.safeParse(failure.body.current);
+  if (!parsed.success) return null;
+  const current = parsed.data;
+  return {
+    theirs: current?.data ?? null,
+    entryId: current?.entryId ?? null,
+    version: current?.version ?? null,
+    savedBy: current?.savedBy ?? null,
+    savedAt: current?.savedAt ?? null,
+  };
 }
 
 /**
  * Save (one form) and Save All (spec section 4, Saving): each form in the call's order,
  * and a multi-entry form's entries in index order, one request after another, all under
- * one random hash. With checks on, a form whose answers break its schema is not sent; it
- * and any form the server refuses show their errors, the first one's tab is shown, and
- * the other forms are still saved. Anything else (the lock lost, the connection) stops
- * the batch and is kept in `error`.
+ * one random hash. Each entry names the version it started from: one someone else saved
+ * meanwhile is refused as stale and becomes a conflict for the person to choose on (the
+ * rest is still saved), and an entry with a conflict is not sent until they have chosen.
+ * With checks on, a form whose answers break its schema is not sent; it and any form the
+ * server refuses show their errors, the first one's tab is shown, and the other forms are
+ * still saved. The lock held by another editor turns the editor read-only (`onLocked`);
+ * anything else (the connection) stops the batch and is kept in `error`.
  */
 export function useSaveForms({
   proposal,
@@ -59,23 +82,32 @@ export function useSaveForms({
   const [saving, setSaving] = useState<'form' | 'all' | null>(null);
   const [error, setError] = useState<unknown>(null);
 
-  /** Saves one form; whether all of its entries were accepted. */
-  async function saveForm(form: EditorForm, hash: number, singleSave: boolean) {
+  /** Saves one form: whether all of its entries were accepted, or some wait for a choice. */
+  async function saveForm(
+    form: EditorForm,
+    hash: number,
+    singleSave: boolean,
+  ): Promise<'saved' | 'refused' | 'conflict'> {
     const draft = latest.current[form.id];
-    if (!draft) return true;
+    if (!draft) return 'saved';
     if (validate) {
       const checks = draft.entries.map((item) => checkAnswers(form, item.draft));
       if (checks.some((errors) => errors !== null)) {
         draft.entries.forEach((item, index) =>
           dispatch({ type: 'refused', formId: form.id, key: item.key, errors: checks[index]! }),
         );
-        return false;
+        return 'refused';
       }
     }
+    let conflicts = false;
     for (const [index, item] of draft.entries.entries()) {
+      if (item.conflict) {
+        conflicts = true;
+        continue;
+      }
       if (!needsSaving(item)) continue;
       try {
-        await saveResponse({
+        const saved = await saveResponse({
           call: proposal.callId,
           proposalTypeId: proposal.proposalTypeId,
           proposal: proposal.id,
@@ -86,18 +118,36 @@ export function useSaveForms({
           singleSave,
           validate,
           data: item.draft,
+          // A saved entry is changed from the version its answers started from; an entry
+          // without an id is added.
+          entryId: item.entryId,
+          version: item.entryId === null ? null : item.version,
+        });
+        dispatch({
+          type: 'saved',
+          formId: form.id,
+          key: item.key,
+          answers: item.draft,
+          entryId: saved.entryId,
+          version: saved.version,
         });
       } catch (failure) {
+        const conflict = await staleConflict(failure);
+        if (conflict) {
+          dispatch({ type: 'conflict', formId: form.id, key: item.key, conflict });
+          conflicts = true;
+          continue;
+        }
         if (!isApiError(failure, 400) || !failure.body.fields) throw failure;
         const errors = serverErrors(failure.body.fields);
         dispatch({ type: 'refused', formId: form.id, key: item.key, errors });
         // The entries after it stay unsaved: the server takes a form's entries in order.
-        return false;
+        return 'refused';
       }
-      dispatch({ type: 'saved', formId: form.id, key: item.key, answers: item.draft });
     }
+    if (conflicts) return 'conflict';
     dispatch({ type: 'formSaved', formId: form.id });
-    return true;
+    return 'saved';
   }
 
   async function save(scope: 'form' | 'all', formsToSave: readonly EditorForm[]) {
@@ -106,15 +156,19 @@ export function useSaveForms({
     setError(null);
     const hash = randomSaveHash();
     const refused: number[] = [];
+    let conflicts = false;
     try {
       for (const form of formsToSave) {
-        if (!(await saveForm(form, hash, scope === 'form'))) refused.push(form.id);
+        const result = await saveForm(form, hash, scope === 'form');
+        if (result === 'refused') refused.push(form.id);
+        if (result === 'conflict') conflicts = true;
       }
       if (refused.length > 0) onRefused(refused[0]!);
-      else notify('Saved successfully.');
+      // The conflicts are on screen, waiting for the person's choice.
+      else if (!conflicts) notify('Saved successfully.');
     } catch (failure) {
-      setError(failure);
-      if (isApiError(failure, 409) && failure.body.code === 'locked') onLocked();
+      if (isApiError(failure, 409) && failure.body.code === 'locked') onLocked(failure.body.detail);
+      else setError(failure);
     } finally {
       setSaving(null);
       onSettled();

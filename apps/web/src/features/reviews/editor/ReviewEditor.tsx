@@ -1,5 +1,5 @@
-import type { ProposalDetail, ReviewDetail } from '@merit/contract';
-import { formatScore, reviewMessages } from '@merit/domain';
+import type { ProposalDetail, ReviewDetail, StaleReview } from '@merit/contract';
+import { formatScore, reviewEditingMessages, reviewMessages } from '@merit/domain';
 import {
   Alert,
   Box,
@@ -10,27 +10,59 @@ import {
   Switch,
   Typography,
 } from '@mui/material';
-import { useId, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { errorMessages } from '../../../api/client';
 import { BackLink } from '../../../components/BackLink';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { ErrorList } from '../../../components/ErrorList';
+import { useNotify } from '../../../components/notifications/notification-context';
 import { PageHeading } from '../../../components/PageHeading';
 import { SearchParamTabs, useSearchParamTab } from '../../../components/SearchParamTabs';
+import { useCurrentUser } from '../../auth/session-hooks';
 import { formatCallDate } from '../../calls/call-dates';
+import { answerChanges, answersText } from '../../drafts/answer-changes';
+import { ConflictChoiceDialog } from '../../drafts/ConflictChoiceDialog';
+import { DraftOfferBanner } from '../../drafts/DraftOfferBanner';
+import { atLocalTime } from '../../drafts/draft-time';
+import {
+  deleteDraft,
+  draftKey,
+  draftsUnder,
+  scopePrefix,
+  type LocalDraft,
+} from '../../drafts/local-drafts';
+import { useKeptDrafts, type UnsavedWork } from '../../drafts/use-kept-drafts';
 import { ChangeMarks } from '../../proposals/editor/ChangeMarks';
-import { hasFormErrors, isFormDirty, type EditorForm } from '../../proposals/editor/editor-state';
+import {
+  hasFormErrors,
+  isEntryDirty,
+  isFormDirty,
+  type Answers,
+  type EditorForm,
+} from '../../proposals/editor/editor-state';
 import { FormPanel } from '../../proposals/editor/FormPanel';
 import { useLeavePrompt } from '../../proposals/editor/use-leave-prompt';
 import { useProposalDrafts } from '../../proposals/editor/use-proposal-drafts';
 import { ProposalAnswers } from '../ProposalAnswers';
 import { liveScore, type ScoreForm } from '../review-forms';
 import { reviewListPath, reviewPath } from '../review-paths';
-import { useSaveReview } from './use-save-review';
+import { useSaveReview, type ReviewConflict } from './use-save-review';
 
 /** A new review has no answers yet: one object, so the drafts do not reload each render. */
 const NO_RESPONSES: ReviewDetail['responses'] = {};
+
+/** The unsaved answers kept on this computer when the editor opened, offered back. */
+interface DraftOffer {
+  typedAt: number;
+  drafts: Map<number, LocalDraft<Answers>>;
+}
+
+/** The choice on screen: the person's answers against the review as saved now. */
+interface OpenConflict {
+  message: string;
+  current: StaleReview;
+}
 
 interface ReviewEditorProps {
   proposal: ProposalDetail;
@@ -63,10 +95,16 @@ export function ReviewEditor({
   const navigate = useNavigate();
   const location = useLocation();
   const scoreId = useId();
+  const notify = useNotify();
+  const user = useCurrentUser();
   const canSave = review ? review.abilities.edit : proposal.abilities.review;
 
   const { drafts, dispatch, latest } = useProposalDrafts(review?.responses ?? NO_RESPONSES, forms);
   const [validate, setValidate] = useState(true);
+  // Drafts are kept per form, with the review's version they started from; one key for a
+  // new review and the saved one, so the new-review page's answers reach the saved review.
+  const keyOf = (formId: number) =>
+    draftKey(user.id, { kind: 'review', proposalId: proposal.id, formId });
   const tabs = forms.map((form) => ({
     value: String(form.id),
     label: (
@@ -85,14 +123,33 @@ export function ReviewEditor({
   const unsavedForms = canSave ? forms.filter((form) => isFormDirty(drafts[form.id]!)) : [];
   const leave = useLeavePrompt(unsavedForms.length > 0);
 
+  const [offer, setOffer] = useState<DraftOffer | null | undefined>(canSave ? undefined : null);
+  const [conflict, setConflict] = useState<OpenConflict | null>(null);
+  // The new-review page when the person has a saved review already: theirs to open.
+  const [existing, setExisting] = useState<StaleReview | null>(null);
+  // Keep mine: save once the editor shows the saved answers of the forms left unchanged.
+  const [saveAgain, setSaveAgain] = useState(0);
+
   const saving = useSaveReview({
     callId: proposal.callId,
     proposalId: proposal.id,
-    reviewId: review?.id ?? null,
+    initial: { reviewId: review?.id ?? null, version: review?.version ?? null },
     forms,
     latest,
     dispatch,
     validate,
+    onConflict: (found: ReviewConflict) => {
+      if (found.exists) {
+        setExisting(found.current);
+        return;
+      }
+      // The forms left unchanged show what is saved now; the changed ones await the choice.
+      dispatch({ type: 'load', forms, responses: found.current.responses });
+      setConflict({
+        message: reviewEditingMessages.savedElsewhere(atLocalTime(found.current.savedAt)),
+        current: found.current,
+      });
+    },
     onRefused: (formId) => setTab(String(formId)),
     onCreated: (reviewId, refusedFormId) => {
       // The review has an address of its own now; the answers on screen stay as they are.
@@ -107,6 +164,142 @@ export function ReviewEditor({
     },
   });
 
+  const { base, setBase } = saving;
+  useEffect(() => {
+    if (saveAgain > 0) void saving.save();
+    // Only when Keep mine asks, once its answers are on screen.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [saveAgain]);
+
+  // The review loaded again (after a save, or saved elsewhere): with nothing unsaved, the
+  // forms show it now, so the next save starts from its version. With unsaved answers the
+  // version stays, and their save is refused as stale, to be chosen between.
+  const loadedVersion = review?.version;
+  useEffect(() => {
+    if (loadedVersion === undefined || base.reviewId === null) return;
+    if (base.version !== null && loadedVersion <= base.version) return;
+    if (forms.some((form) => isFormDirty(latest.current[form.id]!))) return;
+    setBase({ reviewId: base.reviewId, version: loadedVersion });
+  }, [loadedVersion, base, forms, latest, setBase]);
+
+  // The unsaved answers kept on this computer, read once as the editor opens.
+  useEffect(() => {
+    if (!canSave) return;
+    let live = true;
+    void draftsUnder<Answers>(
+      scopePrefix(user.id, { kind: 'review', proposalId: proposal.id }),
+    ).then((found) => {
+      if (!live) return;
+      const offered = new Map<number, LocalDraft<Answers>>();
+      for (const [key, draft] of found) {
+        const form = forms.find((item) => keyOf(item.id) === key);
+        const item = form && latest.current[form.id]?.entries[0];
+        if (!form || !item) continue;
+        // The same as saved: nothing to offer.
+        if (!isEntryDirty({ ...item, draft: draft.data })) void deleteDraft(key);
+        else offered.set(form.id, draft);
+      }
+      const typedAt = Math.max(...[...offered.values()].map((draft) => draft.typedAt));
+      setOffer(offered.size > 0 ? { typedAt, drafts: offered } : null);
+    });
+    return () => {
+      live = false;
+    };
+    // Once: what was kept before this editor opened.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  // Each changed form's answers, kept as the person types; none while an offer or a
+  // choice is open (what is offered must not be overwritten by what is typed meanwhile).
+  const work = useMemo(() => {
+    if (!canSave || offer !== null || conflict !== null) return null;
+    return new Map<string, UnsavedWork | null>(
+      forms.map((form) => {
+        const item = drafts[form.id]!.entries[0]!;
+        const unsaved = isEntryDirty(item) ? { data: item.draft, baseVersion: base.version } : null;
+        return [keyOf(form.id), unsaved];
+      }),
+    );
+    // keyOf reads only the user and the proposal, fixed for this editor.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [canSave, offer, conflict, forms, drafts, base.version]);
+  useKeptDrafts(work);
+
+  const forgetDrafts = () => forms.forEach((form) => void deleteDraft(keyOf(form.id)));
+
+  /**
+   * Every form shows the saved answers of `current` (loaded into the forms already): a form
+   * saved elsewhere takes them, a form changed only here goes back to them.
+   */
+  function takeSaved(current: StaleReview) {
+    for (const form of forms) {
+      const item = latest.current[form.id]!.entries[0]!;
+      if (item.conflict) dispatch({ type: 'takeTheirs', form, key: item.key });
+      else if (isEntryDirty(item) && item.baseline)
+        dispatch({ type: 'change', form, key: item.key, answers: item.baseline, validate: false });
+      dispatch({ type: 'formSaved', formId: form.id });
+    }
+    setBase({ reviewId: current.reviewId, version: current.version });
+    forgetDrafts();
+  }
+
+  function restore(found: DraftOffer) {
+    for (const [formId, draft] of found.drafts) {
+      const form = forms.find((item) => item.id === formId)!;
+      const item = latest.current[formId]!.entries[0]!;
+      dispatch({ type: 'change', form, key: item.key, answers: draft.data, validate });
+    }
+    setOffer(null);
+    // Answers typed from an older version of a saved review: the same choice as a stale save.
+    const older = [...found.drafts.values()].some((draft) => draft.baseVersion !== base.version);
+    if (review && base.reviewId !== null && older)
+      setConflict({
+        message: reviewEditingMessages.restoredStale(atLocalTime(review.lastModified)),
+        current: {
+          reviewId: base.reviewId,
+          version: review.version,
+          responses: review.responses as StaleReview['responses'],
+          savedAt: review.lastModified,
+        },
+      });
+  }
+
+  const unsavedNow = forms.filter((form) => isFormDirty(drafts[form.id]!));
+  const choice = conflict && {
+    id: 'review',
+    message: conflict.message,
+    rows: unsavedNow.flatMap((form) =>
+      answerChanges(
+        form,
+        drafts[form.id]!.entries[0]!.draft,
+        (conflict.current.responses[String(form.id)] ?? {}) as Answers,
+      ),
+    ),
+    copy: {
+      text: answersText(
+        unsavedNow.map((form) => ({ form, answers: drafts[form.id]!.entries[0]!.draft })),
+      ),
+    },
+    onKeepMine: () => {
+      const { current } = conflict;
+      // The changed forms are saved over what is saved now, from its version.
+      for (const form of forms)
+        dispatch({
+          type: 'keepMine',
+          formId: form.id,
+          key: latest.current[form.id]!.entries[0]!.key,
+        });
+      setBase({ reviewId: current.reviewId, version: current.version });
+      setConflict(null);
+      setSaveAgain((count) => count + 1);
+    },
+    onTakeTheirs: ({ copied }: { copied: boolean }) => {
+      takeSaved(conflict.current);
+      setConflict(null);
+      if (copied) notify(reviewEditingMessages.copied);
+    },
+  };
+
   const score = liveScore(scoreForms, drafts);
   const backTo = proposal.abilities.viewReviews
     ? { to: reviewListPath(proposal.callId, proposal.id), label: 'Reviews' }
@@ -117,7 +310,7 @@ export function ReviewEditor({
     <Button
       variant="contained"
       loading={saving.saving}
-      disabled={!canSave || saving.saving}
+      disabled={!canSave || saving.saving || existing !== null}
       onClick={() => void saving.save()}
     >
       Save
@@ -156,6 +349,37 @@ export function ReviewEditor({
         )}
       </Stack>
 
+      {offer && (
+        <DraftOfferBanner
+          typedAt={offer.typedAt}
+          onRestore={() => restore(offer)}
+          onDiscard={() => {
+            offer.drafts.forEach((_, formId) => void deleteDraft(keyOf(formId)));
+            setOffer(null);
+          }}
+        />
+      )}
+      {existing && (
+        <Alert
+          severity="warning"
+          sx={{ mb: 2 }}
+          action={
+            <Button
+              color="inherit"
+              onClick={() => {
+                const pathname = reviewPath(proposal.callId, proposal.id, existing.reviewId);
+                leave.allowMoveTo(pathname);
+                void navigate(pathname);
+              }}
+            >
+              {reviewEditingMessages.openSaved}
+            </Button>
+          }
+        >
+          {reviewEditingMessages.exists(atLocalTime(existing.savedAt))}{' '}
+          {reviewEditingMessages.keptForSaved}
+        </Alert>
+      )}
       {!canSave && (
         <Alert severity="info" sx={{ mb: 2 }}>
           {review
@@ -213,8 +437,14 @@ export function ReviewEditor({
         onConfirm={() => leave.blocker.proceed?.()}
         onCancel={() => leave.blocker.reset?.()}
       >
-        {`Your changes to ${unsavedForms.map((form) => form.name).join(', ')} are not saved. If you leave now, they are lost.`}
+        {reviewEditingMessages.leave(unsavedForms.map((form) => form.name).join(', '))}
       </ConfirmDialog>
+      <ConflictChoiceDialog
+        open={choice !== null}
+        title={reviewEditingMessages.conflictTitle}
+        help={reviewEditingMessages.conflictHelp}
+        conflicts={choice ? [choice] : []}
+      />
     </>
   );
 }

@@ -1,7 +1,9 @@
+import type { StaleReview } from '@merit/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type ActionDispatch, type RefObject } from 'react';
 import { isApiError } from '../../../api/client';
 import { useNotify } from '../../../components/notifications/notification-context';
+import { staleCurrent } from '../../drafts/stale';
 import {
   checkAnswers,
   needsSaving,
@@ -13,11 +15,29 @@ import {
 import { randomSaveHash } from '../../proposals/editor/use-save-forms';
 import { refreshReviews, saveReviewResponse } from '../reviews.api';
 
+/** The review the next save goes into, and its version that save names. */
+export interface ReviewBase {
+  /** Null until the first save makes the review. */
+  reviewId: number | null;
+  /** The version the answers on screen started from; null before the review exists. */
+  version: number | null;
+}
+
+/** A save refused because the review was saved elsewhere first: what is saved now. */
+export interface ReviewConflict {
+  current: StaleReview;
+  /**
+   * The page had no review yet, but the person has one of this proposal (the new-review
+   * page open twice): nothing was written, and theirs is to be opened, not saved over.
+   */
+  exists: boolean;
+}
+
 interface SaveReviewOptions {
   callId: number;
   proposalId: number;
-  /** The review being edited; null until its first save makes it. */
-  reviewId: number | null;
+  /** The review as the page loaded it (ids null for a new review). */
+  initial: ReviewBase;
   forms: readonly EditorForm[];
   latest: RefObject<DraftState>;
   dispatch: ActionDispatch<[DraftAction]>;
@@ -30,43 +50,54 @@ interface SaveReviewOptions {
    * of the form that was refused, if one was (instead of `onRefused`).
    */
   onCreated: (reviewId: number, refusedFormId: number | null) => void;
+  /** The review was saved elsewhere first: the person chooses what to keep. */
+  onConflict: (conflict: ReviewConflict) => void;
 }
 
 /**
  * Save (spec section 2, Reviews): every form of the review that has changes, in the
  * call's order, one request after another under one random hash, as the proposal
- * editor's Save All does. The first form saved makes the review; the others go into it.
- * With checks on, a form whose answers break its schema is not sent; it and any form the
- * server refuses show their errors and the first one's tab is shown, while the other
- * forms are still saved. Anything else (the review period over, the connection) stops
- * the save and is kept in `error`.
+ * editor's Save All does. The first form saved makes the review; the others go into it,
+ * each naming the version the previous save answered (every save raises it). With checks
+ * on, a form whose answers break its schema is not sent; it and any form the server
+ * refuses show their errors and the first one's tab is shown, while the other forms are
+ * still saved. A 409 `stale` (the review saved elsewhere first) stops the save and goes to
+ * `onConflict`; anything else (the review period over, the connection) stops it and is
+ * kept in `error`.
  */
 export function useSaveReview({
   callId,
   proposalId,
-  reviewId,
+  initial,
   forms,
   latest,
   dispatch,
   validate,
   onRefused,
   onCreated,
+  onConflict,
 }: SaveReviewOptions) {
   const notify = useNotify();
   const queryClient = useQueryClient();
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  // The review made by an earlier save of this page, before its props catch up.
-  const made = useRef<number | null>(null);
+  // Read by the save loop between its requests, and shown (the drafts' base version).
+  const baseRef = useRef<ReviewBase>(initial);
+  const [base, setBaseState] = useState<ReviewBase>(initial);
+  const setBase = (next: ReviewBase) => {
+    baseRef.current = next;
+    setBaseState(next);
+  };
 
   async function save() {
     if (saving) return;
     setSaving(true);
     setError(null);
     const hash = randomSaveHash();
-    const before = reviewId ?? made.current;
-    let review = before;
+    const before = baseRef.current.reviewId;
+    let { reviewId: review, version } = baseRef.current;
     const refused: number[] = [];
+    let conflict: ReviewConflict | null = null;
     try {
       for (const form of forms) {
         const item = latest.current[form.id]?.entries[0];
@@ -88,14 +119,21 @@ export function useSaveReview({
             call: callId,
             proposal: proposalId,
             reviewId: review,
+            version: review === null ? null : version,
             formId: form.id,
             hash,
             data: item.draft,
             validate,
           });
           review = saved.reviewId;
-          made.current = review;
+          version = saved.version;
+          setBase({ reviewId: review, version });
         } catch (failure) {
+          const current = await staleCurrent(failure, (c) => c.staleReview);
+          if (current) {
+            conflict = { current, exists: review === null };
+            break;
+          }
           if (!isApiError(failure, 400) || !failure.body.fields) throw failure;
           dispatch({
             type: 'refused',
@@ -109,7 +147,7 @@ export function useSaveReview({
         dispatch({ type: 'saved', formId: form.id, key: item.key, answers: item.draft });
         dispatch({ type: 'formSaved', formId: form.id });
       }
-      if (refused.length === 0) notify('Saved successfully.');
+      if (refused.length === 0 && conflict === null) notify('Saved successfully.');
     } catch (failure) {
       setError(failure);
     } finally {
@@ -118,10 +156,11 @@ export function useSaveReview({
       const refusedFormId = refused[0] ?? null;
       if (review !== null && review !== before) onCreated(review, refusedFormId);
       else if (refusedFormId !== null) onRefused(refusedFormId);
+      if (conflict) onConflict(conflict);
       // The review's score and time, the proposal's scores and state, the pending reviews.
       void refreshReviews(queryClient);
     }
   }
 
-  return { saving, error, save };
+  return { saving, error, save, base, setBase };
 }
