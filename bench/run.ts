@@ -6,6 +6,7 @@
  *   npm run bench -- --only a,b       # some figures (letters, or startup, bundle)
  *   npm run bench -- --small          # the 1,000-proposal call
  *   npm run bench -- --quick          # shorter runs, for trying things out
+ *   npm run bench -- --editors 2000   # open editors polling the lock in (c) (default 2,000)
  *
  * The figures (bench/figures/<name>.ts, registered in FIGURES below) read the data
  * generator's manifest; when there is none (or it is old, or of another size) the
@@ -29,7 +30,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/lib/chromium.mjs';
 import { REPO_ROOT, startServer } from '../scripts/lib/server.mjs';
-import { ensureManifest } from './lib/bench-server.js';
+import { editorsOption, ensureManifest, OPEN_EDITORS } from './lib/bench-server.js';
 import { DEFAULT_MANIFEST } from './lib/manifest.js';
 import { resultTable, type Figure, type FigureResult } from './lib/result.js';
 
@@ -65,6 +66,7 @@ const { values: options } = parseArgs({
     small: { type: 'boolean', default: false },
     quick: { type: 'boolean', default: false },
     manifest: { type: 'string', default: DEFAULT_MANIFEST },
+    editors: { type: 'string' },
   },
 });
 const only = options.only
@@ -200,11 +202,16 @@ async function benchFirstPageJs(): Promise<void> {
 
 async function benchFigures(letters: string[]): Promise<FigureResult[]> {
   const log = (line: string) => console.log(line);
-  await ensureManifest(options.manifest, options.small ? 'small' : 'full', log);
+  // (c) polls the lock with 2,000 open editors (--editors): the data must have as many.
+  const editors =
+    editorsOption(options.editors) ?? (letters.includes('c') ? OPEN_EDITORS : undefined);
+  await ensureManifest(options.manifest, options.small ? 'small' : 'full', log, editors);
   const results: FigureResult[] = [];
   for (const letter of letters) {
     const { run } = await FIGURES[letter]!();
-    results.push(...(await run({ manifestPath: options.manifest, quick: options.quick, log })));
+    results.push(
+      ...(await run({ manifestPath: options.manifest, quick: options.quick, log, editors })),
+    );
   }
   return results;
 }

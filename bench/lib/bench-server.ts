@@ -27,20 +27,24 @@ export const BENCH_SESSIONS = {
 
 /**
  * The manifest at `path`, generated first when it is missing, older than a week, or of
- * another size than asked for (`small`: 1,000 proposals; `full`: 10,000), or on another
- * database than DATABASE_URL when that is set. It is generated on DATABASE_URL's database
- * or an embedded one, as `npm run bench:data` chooses.
+ * another size than asked for (`small`: 1,000 proposals; `full`: 10,000), with fewer
+ * than `editors` editors (made with that many then), or on another database than
+ * DATABASE_URL when that is set. It is generated on DATABASE_URL's database or an
+ * embedded one, as `npm run bench:data` chooses.
  */
 export async function ensureManifest(
   path: string,
   size: 'small' | 'full' | 'any',
   log: (line: string) => void,
+  editors?: number,
 ): Promise<Manifest> {
   if (existsSync(path)) {
     const manifest = await readManifest(path);
     const age = Date.now() - new Date(manifest.generatedAt).getTime();
     const wanted = size === 'small' ? SMALL_SIZE : FULL_SIZE;
-    const sizeFits = size === 'any' || manifest.size.proposals === wanted.proposals;
+    const sizeFits =
+      (size === 'any' || manifest.size.proposals === wanted.proposals) &&
+      manifest.editors.length >= (editors ?? 0);
     // DATABASE_URL, when set, names the database to measure; unset, the manifest's serves.
     const sameDatabase =
       !process.env.DATABASE_URL ||
@@ -54,6 +58,7 @@ export async function ensureManifest(
   }
   const options = generateOptionsFrom([
     ...(size === 'small' ? ['--small'] : []),
+    ...(editors ? ['--editors', String(Math.max(editors, FULL_SIZE.editors))] : []),
     ...['--manifest', path],
   ]);
   // Data this command generated before may go; anyone else's database is refused if it holds calls.
@@ -61,6 +66,18 @@ export async function ensureManifest(
   const ours =
     previous && 'url' in previous.database && previous.database.url === options.databaseUrl;
   return generate({ ...options, reset: Boolean(ours), log });
+}
+
+/** Open editors polling the lock in (c)'s spike unless `--editors` says otherwise. */
+export const OPEN_EDITORS = 2_000;
+
+/** `--editors N`: how many open editors (c)'s spike polls the lock with; undefined when absent. */
+export function editorsOption(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`--editors must be a whole number, not "${raw}".`);
+  return n;
 }
 
 export type BenchServer = Awaited<ReturnType<typeof startServer>>;
@@ -93,14 +110,21 @@ export async function runAlone(figure: Figure, moduleUrl: string): Promise<void>
       quick: { type: 'boolean', default: false },
       small: { type: 'boolean', default: false },
       manifest: { type: 'string', default: DEFAULT_MANIFEST },
+      editors: { type: 'string' },
     },
   });
   const options: FigureOptions = {
     manifestPath: values.manifest,
     quick: values.quick,
     log: (line) => console.log(line),
+    editors: editorsOption(values.editors),
   };
-  await ensureManifest(options.manifestPath, values.small ? 'small' : 'any', options.log);
+  await ensureManifest(
+    options.manifestPath,
+    values.small ? 'small' : 'any',
+    options.log,
+    options.editors,
+  );
   const results = await figure(options);
   console.log(`\n${resultTable(results)}`);
 }

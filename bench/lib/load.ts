@@ -10,6 +10,7 @@
  */
 import { Agent, request as httpRequest } from 'node:http';
 import { readFileSync } from 'node:fs';
+import { TAB_HEADER } from '@merit/contract';
 
 export interface Timed {
   /** What was asked, for the per-kind figures: 'lock', 'save', 'health', 'release'. */
@@ -23,7 +24,10 @@ export interface Timed {
   error?: string;
 }
 
-/** One browser: its own address and its own kept-alive connections (browsers keep 6). */
+/**
+ * One browser: its own address and its own kept-alive connections (browsers keep 6). With
+ * `tab`, one tab of it: every request names the tab in TAB_HEADER, as the web app's do.
+ */
 export class Browser {
   private readonly agent: Agent;
 
@@ -31,6 +35,7 @@ export class Browser {
     private readonly base: URL,
     readonly localAddress: string,
     private readonly token: string | null,
+    private readonly tab?: string,
   ) {
     this.agent = new Agent({ keepAlive: true, maxSockets: 6, localAddress });
   }
@@ -39,6 +44,7 @@ export class Browser {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.token) headers.authorization = `Token ${this.token}`;
+    if (this.tab) headers[TAB_HEADER] = this.tab;
     if (payload !== undefined) {
       headers['content-type'] = 'application/json';
       headers['content-length'] = String(Buffer.byteLength(payload));

@@ -22,6 +22,8 @@ export interface FigureOptions {
   /** Shorter runs, for trying things out: numbers not for the record. */
   quick: boolean;
   log: (line: string) => void;
+  /** Open editors polling the lock in (c)'s spike (`--editors`; default 2,000). */
+  editors?: number;
 }
 
 /** What every bench/figures/<name>.ts exports. */

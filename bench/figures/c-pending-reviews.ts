@@ -1,0 +1,201 @@
+/**
+ * (c), beside the deadline spike: the pending-reviews read on the 10,000-proposal call as
+ * an admin (issue 25). An admin is a member of every committee, so their pending reviews
+ * can be every submitted proposal of every call in review; the dashboard counts them and
+ * My Pending Reviews shows them a page at a time. For the run the call is opened to every
+ * member's review (`is_review_open`), the most an admin can have pending (as generated,
+ * only assigned reviewers review it, and the admin is assigned none); it is put back after.
+ *
+ * Measured: `GET /pending_reviews/` (the first page, 100 rows) and
+ * `GET /pending_reviews/count/` as the admin, p50 of 20 runs after 3 to warm up, each a
+ * fresh request timed to the last byte. Baseline, in the same run: the same page, and the
+ * same count, by one hand-written SQL query each through `pg` (PGlite's own client on the
+ * embedded database). Goal: the chair's list budget, p50 under 200 ms. Logged besides:
+ * the whole list by SQL, which the route read before it paged.
+ *
+ *   npx tsx bench/figures/c-pending-reviews.ts [--quick] [--small] [--manifest path]
+ */
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { digestKey, newTokenKey } from '../../apps/server/src/platform/security/secrets.js';
+import { databaseName, runAlone, startBenchServer } from '../lib/bench-server.js';
+import { readManifest, type Manifest } from '../lib/manifest.js';
+import { percentile, type FigureOptions, type FigureResult } from '../lib/result.js';
+
+const PAGE = 100;
+const WARM_UP = 3;
+
+/** What the admin may review now and has not ($1 the admin, $2 now): pending.queries.ts's rule. */
+const PENDING_WHERE = `
+  p.state_val >= 1 and p.author_id <> $1
+  and not exists (select 1 from reviews r where r.proposal_id = p.id and r.reviewer_id = $1)
+  and not exists (select 1 from proposal_collaborators pc
+                  where pc.proposal_id = p.id and pc.user_id = $1)
+  and (c.is_review_open or exists (select 1 from proposal_reviewers pr
+                                   where pr.proposal_id = p.id and pr.user_id = $1))
+  and not (c.commencement <= $2 and c.termination > $2)
+  and not exists (select 1 from extensions e where e.call_id = c.id and e.user_id = p.author_id
+                  and e.commencement <= $2 and e.termination > $2)
+  and not c.closed and c.review_commencement <= $2 and c.review_termination > $2`;
+
+export const PAGE_SQL = `
+select cm.name as committee_name, c.id as call_id, c.name as call_name,
+       p.id as proposal_id, p.name as proposal_name, c.review_termination
+from proposals p join calls c on c.id = p.call_id join committees cm on cm.id = c.committee_id
+where ${PENDING_WHERE}
+order by c.review_termination, c.id, p.name, p.id
+limit ${PAGE}`;
+
+/** The whole list, unpaged: what the route read (and more) before it paged. */
+const ALL_SQL = PAGE_SQL.replace(`limit ${PAGE}`, '');
+
+export const COUNT_SQL = `
+select count(*)::int as total from proposals p join calls c on c.id = p.call_id
+where ${PENDING_WHERE}`;
+
+type Query = (text: string, params: unknown[]) => Promise<{ rows: unknown[] }>;
+
+/** Times `runs` calls of `fn` after the warm-up ones; milliseconds each. */
+async function timed(runs: number, fn: () => Promise<unknown>): Promise<number[]> {
+  for (let i = 0; i < WARM_UP; i++) await fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await fn();
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+/** Runs `use` with a client of the manifest's database, closed afterwards. */
+async function withDatabase<T>(manifest: Manifest, use: (query: Query) => Promise<T>): Promise<T> {
+  if ('url' in manifest.database) {
+    const client = new pg.Client({ connectionString: manifest.database.url });
+    await client.connect();
+    try {
+      return await use((text, params) => client.query(text, params));
+    } finally {
+      await client.end();
+    }
+  }
+  const client = new PGlite(join(manifest.database.dataDir, 'db'));
+  await client.waitReady;
+  try {
+    return await use((text, params) => client.query(text, params));
+  } finally {
+    await client.close();
+  }
+}
+
+export async function run(options: FigureOptions): Promise<FigureResult[]> {
+  const manifest = await readManifest(options.manifestPath);
+  const runs = options.quick ? 8 : 20;
+  const db = databaseName(manifest);
+  options.log(
+    `\n## (c) Pending reviews as an admin, call of ${manifest.proposalIds.length}, ${db}\n`,
+  );
+
+  // The admin's API token (as a login stores it) and the call open to every member's
+  // review, before the server holds an embedded database's files; put back at the end.
+  const key = newTokenKey();
+  const now = new Date();
+  const { adminId, wasOpen } = await withDatabase(manifest, async (query) => {
+    const [admin] = (await query('select id from users where is_admin order by id limit 1', []))
+      .rows as { id: number }[];
+    if (!admin) throw new Error('The benchmark data has no admin.');
+    const [call] = (
+      await query('select is_review_open from calls where id = $1', [manifest.callId])
+    ).rows as { is_review_open: boolean }[];
+    await query(
+      'insert into auth_tokens (user_id, key_hash, created_at, last_used_at) values ($1, $2, $3, $3)',
+      [admin.id, digestKey(key), now],
+    );
+    await query('update calls set is_review_open = true where id = $1', [manifest.callId]);
+    return { adminId: admin.id, wasOpen: call!.is_review_open };
+  });
+
+  let setUp: { total: number; pageTimes: number[]; countTimes: number[]; allTimes: number[] };
+  let page: number[];
+  let count: number[];
+  try {
+    setUp = await withDatabase(manifest, async (query) => {
+      const params = [adminId, now];
+      const { total } = (await query(COUNT_SQL, params)).rows[0] as { total: number };
+      const pageTimes = await timed(runs, () => query(PAGE_SQL, params));
+      const countTimes = await timed(runs, () => query(COUNT_SQL, params));
+      const allTimes = await timed(runs, () => query(ALL_SQL, params));
+      return { total, pageTimes, countTimes, allTimes };
+    });
+    const server = await startBenchServer(manifest);
+    try {
+      const headers = { authorization: `Token ${key}` };
+      const url = (path: string) => `${server.url}/api/v1${path}`;
+      const first = await fetch(url('/pending_reviews/'), { headers });
+      const rows = (await first.json()) as unknown[];
+      const counted = await fetch(url('/pending_reviews/count/'), { headers });
+      const { total } = (await counted.json()) as { total: number };
+      if (
+        first.status !== 200 ||
+        rows.length !== Math.min(PAGE, setUp.total) ||
+        total !== setUp.total
+      )
+        throw new Error(
+          `The admin's pending reviews answered ${first.status} with ${rows.length} rows and a count of ${total}; the SQL counts ${setUp.total}.`,
+        );
+      const read = (path: string) => async () => {
+        const res = await fetch(url(path), { headers });
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`${path} answered ${res.status}.`);
+      };
+      page = await timed(runs, read('/pending_reviews/'));
+      count = await timed(runs, read('/pending_reviews/count/'));
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await withDatabase(manifest, async (query) => {
+      await query('update calls set is_review_open = $2 where id = $1', [manifest.callId, wasOpen]);
+      await query('delete from auth_tokens where key_hash = $1', [digestKey(key)]);
+    });
+  }
+
+  options.log(`pending reviews of the admin: ${setUp.total}`);
+  options.log(`API page ms: ${page.map((t) => t.toFixed(0)).join(' ')}`);
+  options.log(`SQL page ms: ${setUp.pageTimes.map((t) => t.toFixed(0)).join(' ')}`);
+  options.log(`API count ms: ${count.map((t) => t.toFixed(0)).join(' ')}`);
+  options.log(`SQL count ms: ${setUp.countTimes.map((t) => t.toFixed(0)).join(' ')}`);
+  options.log(
+    `SQL of the whole list (${setUp.total} rows, what the route read before it paged), p50: ` +
+      `${percentile(setUp.allTimes, 50).toFixed(1)} ms`,
+  );
+  const figure = (name: string, api: number[], sql: number[]): FigureResult => {
+    const p50 = percentile(api, 50);
+    const sql50 = percentile(sql, 50);
+    return {
+      figure: 'c',
+      name,
+      value: p50,
+      unit: 'ms',
+      // The chair's list budget; the ratio shows what HTTP, the token and JSON add.
+      goal: '< 200 ms',
+      baseline: { name: 'one SQL query, p50', value: sql50 },
+      ratio: p50 / sql50,
+      met: p50 < 200,
+    };
+  };
+  return [
+    figure(
+      `pending reviews as an admin, first ${PAGE} of ${setUp.total}, ${db}, p50`,
+      page,
+      setUp.pageTimes,
+    ),
+    figure(
+      `pending reviews count as an admin (${setUp.total}), ${db}, p50`,
+      count,
+      setUp.countTimes,
+    ),
+  ];
+}
+
+await runAlone(run, import.meta.url);
