@@ -152,7 +152,7 @@ describe('the lock', { timeout: 30_000 }, () => {
         },
       },
     );
-    await openEditor();
+    await openEditor(PATH, { editable: false });
     expect(await screen.findByText(message)).toBeInTheDocument();
     expect(title()).toBeDisabled();
     expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
@@ -232,7 +232,7 @@ describe('unsaved answers kept on this computer', { timeout: 30_000 }, () => {
     // A reload, a crash, a closed tab.
     first.unmount();
 
-    await openEditor();
+    await openEditor(PATH, { editable: false });
     const offer = await screen.findByText(
       /^You have unsaved answers from \d\d:\d\d on this computer\.$/,
     );
@@ -260,7 +260,7 @@ describe('unsaved answers kept on this computer', { timeout: 30_000 }, () => {
     const key = keptUnder(1, saved.entry(1, 0).entryId);
     await putDraft(key, { data: { title: 'Old idea' }, baseVersion: 1, typedAt: Date.now() });
 
-    await openEditor();
+    await openEditor(PATH, { editable: false });
     await user.click(await screen.findByRole('button', { name: 'Discard' }));
     await waitFor(() => expect(title()).toBeEnabled());
     expect(title()).toHaveValue('Axions');
@@ -279,7 +279,7 @@ describe('unsaved answers kept on this computer', { timeout: 30_000 }, () => {
       typedAt: Date.now(),
     });
 
-    await openEditor();
+    await openEditor(PATH, { editable: false });
     await user.click(await screen.findByRole('button', { name: 'Restore' }));
     const dialog = await conflictDialog();
     expect(dialog).toHaveTextContent(
@@ -301,7 +301,7 @@ describe('unsaved answers kept on this computer', { timeout: 30_000 }, () => {
       typedAt: Date.now(),
     });
 
-    await openEditor(`${PATH}?tab=3`);
+    await openEditor(`${PATH}?tab=3`, { editable: false });
     await user.click(await screen.findByRole('button', { name: 'Restore' }));
     const names = () => screen.getAllByRole('textbox', { name: /Full name/ });
     await waitFor(() =>

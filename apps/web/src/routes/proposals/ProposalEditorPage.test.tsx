@@ -208,7 +208,7 @@ describe('ProposalEditorPage', { timeout: 30_000 }, () => {
 
   it('is read-only, with a badge naming the holder, while someone else holds the lock', async () => {
     stubEditor({}, { 'GET /lock/30/': { body: GRACE_HOLDS_IT } });
-    await openEditor();
+    await openEditor(PATH, { editable: false });
     expect(await screen.findByText('Locked by Grace Hopper')).toBeInTheDocument();
     expect(screen.getByText(proposalMessages.locked('Grace Hopper'))).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: /Project title/ })).toBeDisabled();
@@ -230,7 +230,7 @@ describe('ProposalEditorPage', { timeout: 30_000 }, () => {
       state: 'Submitted',
       stateVal: 1,
     });
-    await openEditor();
+    await openEditor(PATH, { editable: false });
     expect(screen.getByRole('textbox', { name: /Project title/ })).toHaveValue('Axions');
     expect(screen.getByRole('textbox', { name: /Project title/ })).toBeDisabled();
     expect(screen.getByText(proposalMessages.submitted)).toBeInTheDocument();
@@ -277,7 +277,7 @@ describe('ProposalEditorPage', { timeout: 30_000 }, () => {
     let holder: LockState = GRACE_HOLDS_IT;
     const saved = fakeAnswers();
     stubEditor({}, { 'GET /lock/30/': () => ({ body: holder }) }, saved);
-    await openEditor();
+    await openEditor(PATH, { editable: false });
     expect(await screen.findByText('Locked by Grace Hopper')).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: /Project title/ })).toBeDisabled();
 
@@ -498,7 +498,7 @@ describe('ProposalEditorPage', { timeout: 30_000 }, () => {
         },
       },
     );
-    await openEditor();
+    await openEditor(PATH, { editable: false });
     expect(screen.getByRole('textbox', { name: /Project title/ })).toBeDisabled();
     await user.click(screen.getByRole('button', { name: 'Manage' }));
     await user.click(screen.getByRole('menuitem', { name: 'Retract Proposal' }));

@@ -180,9 +180,15 @@ export function saves(fetchStub: FetchStub): SaveBody[] {
 export const count = (fetchStub: FetchStub, call: string) =>
   apiCalls(fetchStub).filter((made) => made === call).length;
 
-export async function openEditor(path = PATH) {
+/**
+ * Opens the editor and, unless `editable` is false, waits until it may be edited: the
+ * forms stay read-only until this tab's lock poll has answered `mine` (after the tab id
+ * check), which on a busy machine comes after the heading, and typing before it is lost.
+ */
+export async function openEditor(path = PATH, { editable = true } = {}) {
   const view = renderApp(path, { token: 'k' });
   await screen.findByRole('heading', { name: 'Dark matter survey' }, AFTER_NAVIGATION);
+  if (editable) await screen.findByLabelText('Check answers when saving');
   return view;
 }
 
