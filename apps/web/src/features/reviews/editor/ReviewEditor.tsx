@@ -10,7 +10,7 @@ import {
   Switch,
   Typography,
 } from '@mui/material';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { errorMessages } from '../../../api/client';
 import { BackLink } from '../../../components/BackLink';
@@ -103,8 +103,10 @@ export function ReviewEditor({
   const [validate, setValidate] = useState(true);
   // Drafts are kept per form, with the review's version they started from; one key for a
   // new review and the saved one, so the new-review page's answers reach the saved review.
-  const keyOf = (formId: number) =>
-    draftKey(user.id, { kind: 'review', proposalId: proposal.id, formId });
+  const keyOf = useCallback(
+    (formId: number) => draftKey(user.id, { kind: 'review', proposalId: proposal.id, formId }),
+    [user.id, proposal.id],
+  );
   const tabs = forms.map((form) => ({
     value: String(form.id),
     label: (
@@ -220,9 +222,7 @@ export function ReviewEditor({
         return [keyOf(form.id), unsaved];
       }),
     );
-    // keyOf reads only the user and the proposal, fixed for this editor.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [canSave, offer, conflict, forms, drafts, base.version]);
+  }, [canSave, offer, conflict, forms, drafts, base.version, keyOf]);
   useKeptDrafts(work);
 
   const forgetDrafts = () => forms.forEach((form) => void deleteDraft(keyOf(form.id)));
