@@ -11,15 +11,12 @@
  *
  *   npx tsx bench/figures/a-list.ts [--quick] [--small] [--manifest path]
  */
-import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import { databaseName, runAlone, startBenchServer } from '../lib/bench-server.js';
+import { timed, withDatabase } from '../lib/database.js';
 import { readManifest, type Manifest } from '../lib/manifest.js';
 import { percentile, type FigureOptions, type FigureResult } from '../lib/result.js';
 
 const PAGE_SIZE = 100;
-const WARM_UP = 3;
 
 /**
  * One page of the chair's list as one query: the rows in the API's order (by lower(name),
@@ -76,43 +73,14 @@ select page.*,
 from page
 order by lower(page.name), page.id`;
 
-type Query = (text: string, params: unknown[]) => Promise<{ rows: unknown[] }>;
-
-/** Times `runs` calls of `fn` after the warm-up ones; milliseconds each. */
-async function timed(runs: number, fn: () => Promise<unknown>): Promise<number[]> {
-  for (let i = 0; i < WARM_UP; i++) await fn();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    await fn();
-    times.push(performance.now() - started);
-  }
-  return times;
-}
-
 /** The baseline's times, on the manifest's database (before the server holds PGlite's files). */
 async function sqlTimes(manifest: Manifest, runs: number): Promise<number[]> {
-  let query: Query;
-  let close: () => Promise<void>;
-  if ('url' in manifest.database) {
-    const client = new pg.Client({ connectionString: manifest.database.url });
-    await client.connect();
-    query = (text, params) => client.query(text, params);
-    close = () => client.end();
-  } else {
-    const client = new PGlite(join(manifest.database.dataDir, 'db'));
-    await client.waitReady;
-    query = (text, params) => client.query(text, params);
-    close = () => client.close();
-  }
-  try {
+  return withDatabase(manifest, async (query) => {
     const { rows } = await query(LIST_SQL, [manifest.callId]);
     if (rows.length !== Math.min(PAGE_SIZE, manifest.proposalIds.length))
       throw new Error(`The baseline query returned ${rows.length} rows.`);
-    return await timed(runs, () => query(LIST_SQL, [manifest.callId]));
-  } finally {
-    await close();
-  }
+    return timed(runs, () => query(LIST_SQL, [manifest.callId]));
+  });
 }
 
 export async function run(options: FigureOptions): Promise<FigureResult[]> {

@@ -15,16 +15,13 @@
  *
  *   npx tsx bench/figures/c-pending-reviews.ts [--quick] [--small] [--manifest path]
  */
-import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import { digestKey, newTokenKey } from '../../apps/server/src/platform/security/secrets.js';
 import { databaseName, runAlone, startBenchServer } from '../lib/bench-server.js';
-import { readManifest, type Manifest } from '../lib/manifest.js';
+import { timed, withDatabase } from '../lib/database.js';
+import { readManifest } from '../lib/manifest.js';
 import { percentile, type FigureOptions, type FigureResult } from '../lib/result.js';
 
 const PAGE = 100;
-const WARM_UP = 3;
 
 /** What the admin may review now and has not ($1 the admin, $2 now): pending.queries.ts's rule. */
 const PENDING_WHERE = `
@@ -53,40 +50,6 @@ const ALL_SQL = PAGE_SQL.replace(`limit ${PAGE}`, '');
 export const COUNT_SQL = `
 select count(*)::int as total from proposals p join calls c on c.id = p.call_id
 where ${PENDING_WHERE}`;
-
-type Query = (text: string, params: unknown[]) => Promise<{ rows: unknown[] }>;
-
-/** Times `runs` calls of `fn` after the warm-up ones; milliseconds each. */
-async function timed(runs: number, fn: () => Promise<unknown>): Promise<number[]> {
-  for (let i = 0; i < WARM_UP; i++) await fn();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    await fn();
-    times.push(performance.now() - started);
-  }
-  return times;
-}
-
-/** Runs `use` with a client of the manifest's database, closed afterwards. */
-async function withDatabase<T>(manifest: Manifest, use: (query: Query) => Promise<T>): Promise<T> {
-  if ('url' in manifest.database) {
-    const client = new pg.Client({ connectionString: manifest.database.url });
-    await client.connect();
-    try {
-      return await use((text, params) => client.query(text, params));
-    } finally {
-      await client.end();
-    }
-  }
-  const client = new PGlite(join(manifest.database.dataDir, 'db'));
-  await client.waitReady;
-  try {
-    return await use((text, params) => client.query(text, params));
-  } finally {
-    await client.close();
-  }
-}
 
 export async function run(options: FigureOptions): Promise<FigureResult[]> {
   const manifest = await readManifest(options.manifestPath);
