@@ -43,6 +43,8 @@ export function callPayload(
     reviewOpenDateTime: at(7),
     reviewCloseDateTime: at(14),
     isReviewOpen: false,
+    // Conflicts recorded and enforced, but no declaration gate unless a test asks for one.
+    conflicts: { enabled: true, declarationRequired: false },
     description: '<p>Apply for <strong>observing time</strong>.</p>',
     proposalTypes: [
       {

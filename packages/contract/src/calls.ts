@@ -66,6 +66,15 @@ export const extension = z.object({
 });
 export type Extension = z.infer<typeof extension>;
 
+/** A call's conflict-of-interest settings: both on for new calls. */
+export const callConflictSettings = z.object({
+  /** Conflicts are recorded, detected and enforced. */
+  enabled: z.boolean().default(true),
+  /** Members say whether they have a conflict before a proposal's text opens for them. */
+  declarationRequired: z.boolean().default(true),
+});
+export type CallConflictSettings = z.infer<typeof callConflictSettings>;
+
 export const callDetail = callSummary.extend({
   description: z.string(),
   created: dateTime,
@@ -75,6 +84,7 @@ export const callDetail = callSummary.extend({
   proposalTypes: z.array(proposalType),
   /** Chairs see every extension; others only their own. */
   extensions: z.array(extension),
+  conflicts: z.object({ enabled: z.boolean(), declarationRequired: z.boolean() }),
 });
 export type CallDetail = z.infer<typeof callDetail>;
 
@@ -102,6 +112,8 @@ export const callSave = z.object({
   reviewOpenDateTime: dateTimeInput,
   reviewCloseDateTime: dateTimeInput,
   isReviewOpen: z.boolean().default(false),
+  /** Left out of an edit, the call keeps its settings; of a new call, both are on. */
+  conflicts: callConflictSettings.optional(),
   description: z.string().max(CALL_DESCRIPTION_MAX).default(''),
   proposalTypes: z
     .array(

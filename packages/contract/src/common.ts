@@ -50,6 +50,11 @@ export const errorCodes = {
    * administering (ADMIN_TWO_FACTOR=required).
    */
   adminTwoFactorRequired: 'admin_two_factor_required',
+  /**
+   * 403: the call asks its members to say whether they have a conflict of interest with a
+   * proposal before it opens for them (POST /proposals/{id}/conflict_declaration/).
+   */
+  declarationRequired: 'declaration_required',
 } as const;
 
 export const healthResponse = z.object({ status: z.literal('ok') });

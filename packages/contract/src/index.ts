@@ -10,3 +10,4 @@ export * from './proposals.js';
 export * from './files.js';
 export * from './reviews.js';
 export * from './user-data.js';
+export * from './conflicts.js';

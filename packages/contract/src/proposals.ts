@@ -32,6 +32,14 @@ export const proposalAbilities = z.object({
   viewDecision: z.boolean(),
   /** May write its decision summary: chairs of the call's committee, not on their own. */
   editDecision: z.boolean(),
+  /** May declare its conflicts of interest (the applicant's Conflicts panel). */
+  declareConflicts: z.boolean(),
+  /** May see its conflicts: its team their declarations, chairs without a conflict all. */
+  viewConflicts: z.boolean(),
+  /** May add, confirm, dismiss and pin its conflicts: chairs without a conflict of their own. */
+  manageConflicts: z.boolean(),
+  /** May answer its conflict declaration now (once). */
+  answerDeclaration: z.boolean(),
 });
 export type ProposalAbilities = z.infer<typeof proposalAbilities>;
 

@@ -15,6 +15,7 @@ export * from './permissions/policy.js';
 export * from './permissions/policies.js';
 export * from './files/index.js';
 export * from './reviews/index.js';
+export * from './conflicts/index.js';
 export * from './resources/index.js';
 export * from './exports/index.js';
 export * from './two-factor.js';

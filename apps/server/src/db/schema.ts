@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { ConflictEvidence, ConflictSource, ConflictState, ConflictType } from '@merit/domain';
 import {
   type AnyPgColumn,
   bigint,
@@ -43,6 +44,11 @@ export const users = pgTable(
     isAaf: boolean('is_aaf').notNull().default(false),
     /** The collaborator hash (spec section 3): 10 characters, unique. */
     hash: varchar('hash', { length: 10 }).notNull(),
+    /** Their recent collaborators, kept on My Account, for conflict detection. */
+    recentCollaborators: jsonb('recent_collaborators')
+      .$type<{ name: string; email: string }[]>()
+      .notNull()
+      .default([]),
     /** Argon2id PHC string; null for federated users, who have no usable password. */
     passwordHash: text('password_hash'),
     /**
@@ -375,6 +381,10 @@ export const calls = pgTable(
     lastModified: timestamp('last_modified', { withTimezone: true }).notNull(),
     /** Raised by every edit, so an edit made on a stale copy is refused (409), not merged. */
     version: integer('version').notNull().default(1),
+    /** Conflicts of interest are recorded, detected and enforced (on for new calls). */
+    conflictsEnabled: boolean('conflicts_enabled').notNull().default(true),
+    /** Members say whether they have a conflict before a proposal's text opens for them. */
+    declarationRequired: boolean('declaration_required').notNull().default(true),
   },
   (t) => [
     index('calls_committee_idx').on(t.committeeId),
@@ -473,6 +483,8 @@ export const proposals = pgTable(
     decisionSummaryBy: integer('decision_summary_by').references(() => users.id, {
       onDelete: 'set null',
     }),
+    /** Raised by each save of its applicants' conflict declarations (the Conflicts panel). */
+    conflictsVersion: integer('conflicts_version').notNull().default(0),
   },
   (t) => [
     index('proposals_call_idx').on(t.callId),
@@ -587,6 +599,8 @@ export const proposalReviewers = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /** Why a chair assigned a member with a conflict of interest all the same; null otherwise. */
+    overrideReason: text('override_reason'),
   },
   (t) => [primaryKey({ columns: [t.proposalId, t.userId] })],
 );
@@ -853,4 +867,65 @@ export const securityKeyChallenges = pgTable(
       sql`(${t.purpose} = 'register' and ${t.ticketHash} is null) or (${t.purpose} = 'login' and ${t.ticketHash} is not null)`,
     ),
   ],
+);
+
+/**
+ * Conflicts of interest: one per proposal and person (packages/domain conflicts). Declared
+ * ones (applicant, reviewer, chair) are confirmed when made; detected ones are suggested
+ * until a chair judges them, except authorship, which is a fact. `evidence` is what the
+ * detector matched.
+ */
+export const conflicts = pgTable(
+  'conflicts',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    proposalId: integer('proposal_id')
+      .notNull()
+      .references(() => proposals.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: varchar('type', { length: 20 }).$type<ConflictType>().notNull(),
+    source: varchar('source', { length: 20 }).$type<ConflictSource>().notNull(),
+    state: varchar('state', { length: 20 }).$type<ConflictState>().notNull(),
+    pinned: boolean('pinned').notNull().default(false),
+    reason: text('reason').notNull().default(''),
+    evidence: jsonb('evidence').$type<ConflictEvidence[]>().notNull().default([]),
+    /** Who last declared, confirmed or dismissed it; null for the detector, or once deleted. */
+    changedBy: integer('changed_by').references(() => users.id, { onDelete: 'set null' }),
+    changedAt: timestamp('changed_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('conflicts_proposal_user_idx').on(t.proposalId, t.userId),
+    index('conflicts_user_idx').on(t.userId),
+    check(
+      'conflicts_type_check',
+      sql`${t.type} in ('author', 'institutional', 'collaborator', 'personal', 'financial', 'other')`,
+    ),
+    check(
+      'conflicts_source_check',
+      sql`${t.source} in ('applicant', 'reviewer', 'chair', 'detected')`,
+    ),
+    check('conflicts_state_check', sql`${t.state} in ('suggested', 'confirmed', 'dismissed')`),
+  ],
+);
+
+/**
+ * A member's answer to a proposal's conflict declaration, once per proposal and person:
+ * "No conflict", or a conflict (recorded in `conflicts` as well, source `reviewer`).
+ */
+export const conflictDeclarations = pgTable(
+  'conflict_declarations',
+  {
+    proposalId: integer('proposal_id')
+      .notNull()
+      .references(() => proposals.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    conflict: boolean('conflict').notNull(),
+    type: varchar('type', { length: 20 }).$type<ConflictType>(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.proposalId, t.userId] })],
 );

@@ -8,14 +8,15 @@ import type { CommitteeActor } from './committee.js';
  */
 export type Refusal =
   | { kind: 'hidden'; message: string }
-  | { kind: 'forbidden'; message: string }
+  | { kind: 'forbidden'; message: string; code?: string }
   | { kind: 'conflict'; message: string; code?: string };
 
 /** A rule's answer: allowed, or refused with its reason. */
 export type Decision = true | Refusal;
 
 export const hidden = (message: string): Refusal => ({ kind: 'hidden', message });
-export const forbidden = (message: string): Refusal => ({ kind: 'forbidden', message });
+export const forbidden = (message: string, code?: string): Refusal =>
+  code ? { kind: 'forbidden', message, code } : { kind: 'forbidden', message };
 export const conflict = (message: string, code?: string): Refusal =>
   code ? { kind: 'conflict', message, code } : { kind: 'conflict', message };
 

@@ -13,6 +13,8 @@ const call = {
   reviewCommencement: t('04-15T00:00:00'),
   reviewTermination: t('05-15T00:00:00'),
   isReviewOpen: false,
+  conflictsEnabled: true,
+  declarationRequired: true,
 };
 const during = t('03-10T00:00:00');
 
@@ -64,6 +66,8 @@ describe('proposalListScope', () => {
       hasReviews: false,
       reviewerIds: [],
       actorHasReview: false,
+      actorConflict: null,
+      actorDeclared: false,
     };
     const own = part !== 'none';
     const inScope = {

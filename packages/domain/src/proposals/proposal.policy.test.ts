@@ -22,6 +22,8 @@ const call = {
   reviewCommencement: t('04-15T00:00:00'),
   reviewTermination: t('05-15T00:00:00'),
   isReviewOpen: false,
+  conflictsEnabled: true,
+  declarationRequired: true,
 };
 const opens = call.commencement;
 const deadline = call.termination;
@@ -57,6 +59,8 @@ const draft: ProposalResource = {
   hasReviews: false,
   reviewerIds: [],
   actorHasReview: false,
+  actorConflict: null,
+  actorDeclared: false,
 };
 const submitted: ProposalResource = { ...draft, stateVal: 1 };
 

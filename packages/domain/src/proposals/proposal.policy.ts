@@ -1,6 +1,15 @@
 import { submissionOpenFor, type TimeWindow } from '../calls/windows.js';
 import { utcTime } from '../dates.js';
 import {
+  mayAnswerDeclaration,
+  mayDeclareAsApplicant,
+  mayManageConflicts,
+  mayViewConflicts,
+} from '../conflicts/conflicts.policy.js';
+import { conflictMessages } from '../conflicts/conflicts.js';
+import {
+  declarationPending,
+  isConflicted,
   isProposalTeam,
   mayManageReviewers,
   mayReview,
@@ -180,7 +189,7 @@ export const lockedRefusal = (actor: CommitteeActor, lock: ProposalLock) =>
 export const submissionOpenForProposal = (proposal: ProposalResource, now: Date) =>
   submissionOpenFor(proposal.call, proposal.authorExtensions, now);
 
-const canSee = (actor: CommitteeActor, proposal: ProposalResource, now: Date): Decision => {
+const mayKnowOf = (actor: CommitteeActor, proposal: ProposalResource, now: Date): Decision => {
   if (isProposalTeam(actor, proposal)) return true;
   // Chairs of the call's committee (and admins) see every proposal of their calls.
   if (isCommitteeChair(actor, proposal.call.committeeId, now)) return true;
@@ -192,6 +201,21 @@ const canSee = (actor: CommitteeActor, proposal: ProposalResource, now: Date): D
     return true;
   return hidden(proposalMessages.notFound);
 };
+
+/**
+ * Seeing the proposal itself (its detail, answers, files, extract): whoever may know of it,
+ * once they have answered its conflict declaration where the call asks for one
+ * (`declarationPending`): until then, 403 `declaration_required`, and only its list row
+ * and the declaration's facts are theirs to read.
+ */
+const canSee = (actor: CommitteeActor, proposal: ProposalResource, now: Date): Decision =>
+  allOf(
+    () => mayKnowOf(actor, proposal, now),
+    () =>
+      declarationPending(actor, proposal, now)
+        ? forbidden(conflictMessages.declarationRequired, 'declaration_required')
+        : true,
+  );
 
 const notLocked = (actor: CommitteeActor, proposal: ProposalResource, now: Date): Decision => {
   const holder = lockedByOther(actor, proposal, now);
@@ -233,6 +257,7 @@ const author = (actor: CommitteeActor, proposal: ProposalResource): Decision =>
  * chairs of the call's committee and admins always; members who are not chairs never.
  */
 const mayViewDecision = (actor: CommitteeActor, proposal: ProposalResource, now: Date) => {
+  if (isConflicted(actor, proposal)) return hidden(proposalMessages.notFound);
   if (isProposalTeam(actor, proposal))
     return proposal.call.closed ? true : forbidden(proposalMessages.decisionNotYet);
   return isCommitteeChair(actor, proposal.call.committeeId, now)
@@ -248,6 +273,7 @@ const mayViewDecision = (actor: CommitteeActor, proposal: ProposalResource, now:
  */
 const mayEditDecision = (actor: CommitteeActor, proposal: ProposalResource, now: Date) => {
   if (isProposalTeam(actor, proposal)) return forbidden(proposalMessages.decisionOwnProposal);
+  if (isConflicted(actor, proposal)) return hidden(proposalMessages.notFound);
   return isCommitteeChair(actor, proposal.call.committeeId, now)
     ? true
     : forbidden(proposalMessages.decisionChairsOnly);
@@ -348,6 +374,33 @@ export const proposalPolicy = definePolicy<ProposalResource>()({
     allOf(
       () => canSee(actor, proposal, now),
       () => mayEditDecision(actor, proposal, now),
+    ),
+  /** Its author and collaborators declare its conflicts of interest (the Conflicts panel). */
+  declareConflicts: (actor, proposal, now) =>
+    allOf(
+      () => canSee(actor, proposal, now),
+      () => mayDeclareAsApplicant(actor, proposal),
+    ),
+  /** Its team sees their declarations; chairs without a conflict see every conflict of it. */
+  viewConflicts: (actor, proposal, now) =>
+    allOf(
+      () => canSee(actor, proposal, now),
+      () => mayViewConflicts(actor, proposal, now),
+    ),
+  /** Chairs without a conflict of their own add, confirm, dismiss and pin its conflicts. */
+  manageConflicts: (actor, proposal, now) =>
+    allOf(
+      () => canSee(actor, proposal, now),
+      () => mayManageConflicts(actor, proposal, now),
+    ),
+  /**
+   * A member answers whether they have a conflict with it, once: allowed before the
+   * proposal opens for them, so the gate can be passed.
+   */
+  answerDeclaration: (actor, proposal, now) =>
+    allOf(
+      () => mayKnowOf(actor, proposal, now),
+      () => mayAnswerDeclaration(actor, proposal, now),
     ),
 });
 

@@ -19,6 +19,8 @@ const call = {
   reviewCommencement: t('04-15T00:00:00'),
   reviewTermination: t('05-15T00:00:00'),
   isReviewOpen: false,
+  conflictsEnabled: true,
+  declarationRequired: true,
 };
 const role = (committeeId: number, r: 'CHAIR' | 'MEMBER') => ({
   committeeId,
@@ -46,6 +48,8 @@ const submitted: ReviewedProposal = {
   authorExtensions: [],
   reviewerIds: [4],
   actorHasReview: false,
+  actorConflict: null,
+  actorDeclared: false,
 };
 const reviewOpens = call.reviewCommencement;
 const reviewCloses = call.reviewTermination;

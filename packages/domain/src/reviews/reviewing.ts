@@ -7,9 +7,15 @@ import {
 } from '../permissions/committee.js';
 import { allOf, conflict, forbidden, type Decision } from '../permissions/policy.js';
 import { utcTime } from '../dates.js';
+import {
+  conflictMessages,
+  isEnforced,
+  type CallConflictSettings,
+  type ConflictFacts,
+} from '../conflicts/conflicts.js';
 
 /** A call as the reviewing rules read it: its windows, committee, and who may review. */
-export interface ReviewCall extends CallForPolicy {
+export interface ReviewCall extends CallForPolicy, CallConflictSettings {
   /** Set when the call is made: any member may review, not only assigned reviewers. */
   isReviewOpen: boolean;
 }
@@ -27,6 +33,10 @@ export interface ReviewedProposal {
   reviewerIds: readonly number[];
   /** Whether the actor has saved a review of it. */
   actorHasReview: boolean;
+  /** The actor's conflict of interest with it, of any state; null when there is none. */
+  actorConflict: ConflictFacts | null;
+  /** Whether the actor has answered its conflict declaration ("No conflict" or one). */
+  actorDeclared: boolean;
 }
 
 export const reviewMessages = {
@@ -65,6 +75,39 @@ export const isProposalTeam = (actor: CommitteeActor, proposal: People) =>
   actor.id === proposal.authorId || proposal.collaboratorIds.includes(actor.id);
 
 /**
+ * The actor has a conflict of interest with the proposal that is enforced: confirmed (as
+ * every declared one is), on a call with conflicts turned on. Its author and collaborators
+ * are kept away by being its team, whatever the call's settings.
+ */
+export const isConflicted = (actor: CommitteeActor, proposal: ReviewedProposal) =>
+  !isProposalTeam(actor, proposal) && isEnforced(proposal.call, proposal.actorConflict);
+
+/**
+ * The actor must answer whether they have a conflict before the proposal's text, answers
+ * and files open for them: a member of the committee (not a chair: chairs run the call and
+ * their conflicts come from the applicants, the detector and the other chairs), not of its
+ * team, on a submitted proposal of a call that asks for declarations, who has not answered
+ * and has no conflict recorded already.
+ */
+export function declarationPending(
+  actor: CommitteeActor,
+  proposal: ReviewedProposal,
+  now: Date,
+): boolean {
+  const { call } = proposal;
+  return (
+    call.conflictsEnabled &&
+    call.declarationRequired &&
+    proposal.stateVal >= 1 &&
+    !proposal.actorDeclared &&
+    !isProposalTeam(actor, proposal) &&
+    !isCommitteeChair(actor, call.committeeId, now) &&
+    isCommitteeMember(actor, call.committeeId, now) &&
+    !(proposal.actorConflict && proposal.actorConflict.state !== 'dismissed')
+  );
+}
+
+/**
  * Still in the submission stage: a draft while submission is open for its author. Once
  * it is submitted, or the author's window (their extension counts) has closed, its
  * reviewers may be chosen.
@@ -82,6 +125,7 @@ export const inSubmissionStage = (proposal: ReviewedProposal, now: Date) =>
 export function mayReview(actor: CommitteeActor, proposal: ReviewedProposal, now: Date): Decision {
   return allOf(
     () => (isProposalTeam(actor, proposal) ? forbidden(reviewMessages.ownProposal) : true),
+    () => (isConflicted(actor, proposal) ? forbidden(conflictMessages.reviewConflicted) : true),
     () =>
       isCommitteeMember(actor, proposal.call.committeeId, now)
         ? true
@@ -102,14 +146,15 @@ export function mayReview(actor: CommitteeActor, proposal: ReviewedProposal, now
 /**
  * Which reviews of a proposal the actor sees (ARCHITECTURE.md "Visibility"): chairs of
  * its committee and admins, all of them; a member who may review it, all of them; anyone
- * else who wrote one, their own; its author and collaborators, none, ever.
+ * else who wrote one, their own; its author and collaborators, and anyone with a conflict
+ * of interest with it (chairs and admins too), none, ever.
  */
 export function reviewAccess(
   actor: CommitteeActor,
   proposal: ReviewedProposal,
   now: Date,
 ): 'all' | 'own' | 'none' {
-  if (isProposalTeam(actor, proposal)) return 'none';
+  if (isProposalTeam(actor, proposal) || isConflicted(actor, proposal)) return 'none';
   if (isCommitteeChair(actor, proposal.call.committeeId, now)) return 'all';
   if (mayReview(actor, proposal, now) === true) return 'all';
   return proposal.actorHasReview ? 'own' : 'none';
@@ -129,11 +174,16 @@ export function mayManageReviewers(
       isCommitteeChair(actor, proposal.call.committeeId, now) && !isProposalTeam(actor, proposal)
         ? true
         : forbidden(reviewMessages.chairsOnly),
+    () => (isConflicted(actor, proposal) ? forbidden(conflictMessages.chairConflicted) : true),
     () => (inSubmissionStage(proposal, now) ? conflict(reviewMessages.submissionStage) : true),
   );
 }
 
-/** Who may be assigned: a current member of the committee who is not of the proposal's team. */
+/**
+ * Who may be assigned: a current member of the committee who is not of the proposal's
+ * team. `proposal.actorConflict` is the candidate's here; an enforced conflict is not a
+ * problem of this kind but a 409 the chair may override with a reason (`candidateConflict`).
+ */
 export function reviewerCandidateProblem(
   candidate: CommitteeActor,
   proposal: ReviewedProposal,

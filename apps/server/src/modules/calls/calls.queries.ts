@@ -296,6 +296,10 @@ export async function callDetail(
   );
   return {
     ...summary,
+    conflicts: {
+      enabled: row.call.conflictsEnabled,
+      declarationRequired: row.call.declarationRequired,
+    },
     description: row.call.description,
     created: row.call.createdAt.toISOString(),
     lastModified: row.call.lastModified.toISOString(),

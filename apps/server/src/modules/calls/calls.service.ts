@@ -102,7 +102,8 @@ function auditView(
   call: Pick<
     CallRow,
     'name' | 'commencement' | 'termination' | 'reviewCommencement' | 'reviewTermination'
-  > & { description: string },
+  > &
+    Partial<Pick<CallRow, 'conflictsEnabled' | 'declarationRequired'>> & { description: string },
   types: readonly {
     typeId?: number | null;
     typeName: string;
@@ -112,6 +113,8 @@ function auditView(
 ) {
   return {
     name: call.name,
+    ...('conflictsEnabled' in call ? { conflictsEnabled: call.conflictsEnabled } : {}),
+    ...('declarationRequired' in call ? { declarationRequired: call.declarationRequired } : {}),
     commencement: call.commencement,
     termination: call.termination,
     reviewCommencement: call.reviewCommencement,
@@ -183,7 +186,22 @@ export async function saveCall(work: Work, input: CallSave): Promise<number> {
   }
   if (hasErrors(errors)) throw invalid(errors);
 
-  const values = { name: input.name.trim(), ...dates, description, lastModified: now };
+  // Conflict settings: a new call's are both on unless said; an edit keeps them unless sent.
+  const conflictSettings = input.conflicts
+    ? {
+        conflictsEnabled: input.conflicts.enabled,
+        declarationRequired: input.conflicts.declarationRequired,
+      }
+    : existing
+      ? {}
+      : { conflictsEnabled: true, declarationRequired: true };
+  const values = {
+    name: input.name.trim(),
+    ...dates,
+    description,
+    ...conflictSettings,
+    lastModified: now,
+  };
   let callId: number;
   if (existing) {
     callId = existing.id;

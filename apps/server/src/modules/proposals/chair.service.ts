@@ -183,6 +183,9 @@ async function editableOf(
           hasReviews: false,
           reviewerIds: [],
           actorHasReview: false,
+          // Nor of conflicts: only its team may edit, and they are never gated.
+          actorConflict: null,
+          actorDeclared: false,
         },
         work.now,
       ) === true,

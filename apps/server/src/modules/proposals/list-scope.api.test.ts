@@ -127,6 +127,8 @@ describe("a call's proposal list, in SQL and in the domain", () => {
           hasReviews: p.reviewed,
           reviewerIds: [],
           actorHasReview: false,
+          actorConflict: null,
+          actorDeclared: false,
         };
         if (decide('proposal.view', actor, resource, now) !== true) return [];
         const reviewed =

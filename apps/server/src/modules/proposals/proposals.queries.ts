@@ -1,5 +1,6 @@
 import {
   type CommitteeActor,
+  type ConflictFacts,
   type ProposalResource,
   type Score,
   type TimeWindow,
@@ -9,6 +10,8 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/client.js';
 import {
   calls,
+  conflictDeclarations,
+  conflicts,
   extensions,
   proposalCollaborators,
   proposalLocks,
@@ -107,6 +110,21 @@ function pageSql(wanted: boolean) {
   };
 }
 
+/**
+ * The caller's conflict of interest with the proposal in the FROM (any state), and whether
+ * they have answered its conflict declaration: what the conflict rules read of them.
+ */
+const actorConflictSql = (actor: CommitteeActor) => ({
+  actorConflict: sql<ConflictFacts | null>`(
+    select json_build_object('type', c."type", 'source', c."source", 'state', c."state",
+      'pinned', c."pinned")
+    from ${conflicts} c
+    where c."proposal_id" = ${proposals.id} and c."user_id" = ${actor.id}::int)`,
+  actorDeclared: sql<boolean>`exists (
+    select 1 from ${conflictDeclarations} d
+    where d."proposal_id" = ${proposals.id} and d."user_id" = ${actor.id}::int)`,
+});
+
 type WindowRow = { userId: number; commencement: string; termination: string };
 
 /** The extension windows on its call of the author and the actor, for the proposal in the FROM. */
@@ -179,6 +197,7 @@ export async function loadProposal(
       actorHasReview: sql<boolean>`exists (
         select 1 from ${reviews}
         where ${reviews.proposalId} = ${proposals.id} and ${reviews.reviewerId} = ${actor.id}::int)`,
+      ...actorConflictSql(actor),
       ...pageSql(options.page ?? false),
     })
     .from(proposals)
@@ -222,6 +241,8 @@ export async function loadProposal(
       hasReviews: Boolean(row.hasReviews),
       reviewerIds: row.reviewerIds,
       actorHasReview: Boolean(row.actorHasReview),
+      actorConflict: row.actorConflict,
+      actorDeclared: Boolean(row.actorDeclared),
     },
     ...(options.page
       ? {
@@ -259,6 +280,7 @@ export async function editingFactsOf(
           from ${proposalCollaborators}
           where ${proposalCollaborators.proposalId} = ${proposals.id})`,
         windows: windowsSql(actor),
+        ...actorConflictSql(actor),
       })
       .from(proposals)
       .innerJoin(calls, eq(calls.id, proposals.callId))
@@ -277,6 +299,8 @@ export async function editingFactsOf(
     hasReviews: false,
     reviewerIds: [],
     actorHasReview: false,
+    actorConflict: row.actorConflict,
+    actorDeclared: Boolean(row.actorDeclared),
   };
 }
 

@@ -213,6 +213,8 @@ describe('pending reviews, in SQL and in the domain', () => {
                 authorExtensions: p.extended ? [{ commencement: at(-1), termination: at(1) }] : [],
                 reviewerIds: p.reviewerIds,
                 actorHasReview: p.reviewedBy.includes(user.id),
+                actorConflict: null,
+                actorDeclared: false,
               },
               now,
             ) === true,

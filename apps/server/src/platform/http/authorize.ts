@@ -13,7 +13,9 @@ export function refusalError(refusal: Refusal): HttpError {
     case 'hidden':
       return notFound(refusal.message);
     case 'forbidden':
-      return forbidden(refusal.message);
+      return refusal.code
+        ? new HttpError(403, refusal.code, refusal.message)
+        : forbidden(refusal.message);
     case 'conflict':
       return refusal.code
         ? new HttpError(409, refusal.code, refusal.message)

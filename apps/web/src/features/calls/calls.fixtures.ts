@@ -12,6 +12,7 @@ export function makeCall(overrides: Partial<CallDetail> = {}): CallDetail {
     reviewCommencement: '2026-04-02T00:00:00.000Z',
     reviewTermination: '2026-05-01T00:00:00.000Z',
     isReviewOpen: false,
+    conflicts: { enabled: true, declarationRequired: true },
     closed: false,
     myRoles: [],
     abilities: {

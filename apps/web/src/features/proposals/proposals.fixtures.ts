@@ -24,6 +24,10 @@ export const authorDraftAbilities: ProposalAbilities = {
   manageReviewers: false,
   viewDecision: false,
   editDecision: false,
+  declareConflicts: true,
+  viewConflicts: true,
+  manageConflicts: false,
+  answerDeclaration: false,
 };
 
 /** What a chair, or a member, may do with someone else's proposal: read it. */
@@ -40,6 +44,10 @@ export const readerAbilities: ProposalAbilities = {
   manageReviewers: false,
   viewDecision: false,
   editDecision: false,
+  declareConflicts: false,
+  viewConflicts: false,
+  manageConflicts: false,
+  answerDeclaration: false,
 };
 
 /**

@@ -1,0 +1,73 @@
+/**
+ * Mail domains that say nothing about where someone works: two people at gmail.com are not
+ * colleagues. Compared after folding to the registrable domain (`mail.yahoo.co.uk` is
+ * `yahoo.co.uk`). Also the domains reserved for examples and tests (RFC 2606, RFC 6761),
+ * which no institution has.
+ */
+export const FREE_MAIL_DOMAINS: ReadonlySet<string> = new Set([
+  // Global providers
+  'gmail.com',
+  'googlemail.com',
+  'outlook.com',
+  'hotmail.com',
+  'hotmail.co.uk',
+  'hotmail.fr',
+  'live.com',
+  'live.co.uk',
+  'msn.com',
+  'yahoo.com',
+  'yahoo.co.uk',
+  'yahoo.co.jp',
+  'yahoo.fr',
+  'ymail.com',
+  'aol.com',
+  'icloud.com',
+  'me.com',
+  'mac.com',
+  'proton.me',
+  'protonmail.com',
+  'pm.me',
+  'tutanota.com',
+  'tuta.io',
+  'zoho.com',
+  'fastmail.com',
+  'hey.com',
+  'mail.com',
+  'email.com',
+  'gmx.com',
+  'gmx.net',
+  'gmx.de',
+  'web.de',
+  't-online.de',
+  'orange.fr',
+  'free.fr',
+  'laposte.net',
+  'libero.it',
+  'yandex.ru',
+  'yandex.com',
+  'mail.ru',
+  'rambler.ru',
+  'inbox.ru',
+  'bk.ru',
+  'list.ru',
+  // China, Korea, India
+  'qq.com',
+  'foxmail.com',
+  '163.com',
+  '126.com',
+  'yeah.net',
+  'sina.com',
+  'sohu.com',
+  'aliyun.com',
+  'naver.com',
+  'daum.net',
+  'hanmail.net',
+  'rediffmail.com',
+  // Reserved for documentation and tests
+  'example.com',
+  'example.org',
+  'example.net',
+]);
+
+/** Top-level names reserved for tests and examples (RFC 2606, RFC 6761). */
+export const RESERVED_TOP_LEVEL = new Set(['test', 'example', 'invalid', 'localhost', 'local']);

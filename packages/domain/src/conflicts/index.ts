@@ -1,0 +1,2 @@
+export * from './conflicts.js';
+export * from './conflicts.policy.js';
