@@ -199,3 +199,7 @@ export const recentCollaborator = z.object({
 });
 export const recentCollaborators = z.array(recentCollaborator).max(200);
 export type RecentCollaborator = z.infer<typeof recentCollaborator>;
+
+/** GET and PUT /recent_collaborators/: the caller's own list (My Account). */
+export const recentCollaboratorsBody = z.object({ collaborators: recentCollaborators });
+export type RecentCollaboratorsBody = z.infer<typeof recentCollaboratorsBody>;

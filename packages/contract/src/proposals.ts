@@ -232,6 +232,22 @@ export const callProposal = z.object({
   allReviewScores: z.array(reviewScoreRow).optional(),
   /** Each review's text answers, oldest review first. */
   allReviewComments: z.array(reviewCommentRow).optional(),
+  /**
+   * The caller has a conflict of interest with it (confirmed, on a call with conflicts
+   * on): its review columns are left out for them. Absent otherwise.
+   */
+  myConflict: z.literal(true).optional(),
+  /**
+   * Chairs only (not conflicted): its conflicts by state, and whether its applicants
+   * declared any; for the list's badges and "declared none".
+   */
+  conflicts: z
+    .object({
+      confirmed: z.number().int(),
+      suggested: z.number().int(),
+      declaredByApplicants: z.boolean(),
+    })
+    .optional(),
 });
 export type CallProposal = z.infer<typeof callProposal>;
 

@@ -13,11 +13,26 @@ export const score = z
 export type ScoreValue = z.infer<typeof score>;
 
 /** A reviewer as chairs and fellow reviewers see them. */
-export const reviewer = z.object({ id, name: z.string() });
+export const reviewer = z.object({
+  id,
+  name: z.string(),
+  /**
+   * Chairs only: why a chair assigned this member despite a conflict of interest with the
+   * proposal; absent when there was none.
+   */
+  overrideReason: z.string().optional(),
+});
 export type Reviewer = z.infer<typeof reviewer>;
 
-/** POST /reviewers/ and DELETE /reviewers/ (spec section 7). */
-export const reviewerChange = z.object({ proposalId: id, userId: id });
+/**
+ * POST /reviewers/ and DELETE /reviewers/ (spec section 7). Assigning a member with a
+ * conflict of interest is 409 `conflict` unless `overrideReason` says why (audited).
+ */
+export const reviewerChange = z.object({
+  proposalId: id,
+  userId: id,
+  overrideReason: z.string().trim().min(1).max(500).optional(),
+});
 export type ReviewerChange = z.infer<typeof reviewerChange>;
 
 /** POST /review_responses/: one review form of the caller's review of a proposal. */
