@@ -17,11 +17,13 @@ import { conflictMessages, type ConflictFacts, type ConflictState } from './conf
  * | author, collaborator         | declare, remove* | -              | -            | -           |
  * | member (not team)            | -                | -              | -            | once        |
  * | chair (not team, not confl.) | -                | see            | all but own  | once        |
- * | chair with a conflict        | -                | -              | -            | -           |
- * | admin                        | as chair         | see            | all but own  | once        |
+ * | chair with a conflict        | -                | -              | -            | once        |
+ * | admin                        | -                | see            | all but own  | once        |
  *
- * (*) not one a chair pinned. Nothing on a call with conflicts turned off but the chairs'
- * view, so turning them on again finds what was recorded.
+ * (*) not one a chair pinned. An admin with a conflict is as a chair with one; on their
+ * own proposal, anyone is its author or collaborator first. On a call with conflicts
+ * turned off, only the views remain (the team's and the chairs'), so turning them on
+ * again finds what was recorded.
  */
 
 const conflictsOn = (proposal: ReviewedProposal): Decision =>
@@ -45,7 +47,7 @@ export const mayDeclareAsApplicant = (
   allOf(
     () => (isProposalTeam(actor, proposal) ? true : forbidden(conflictMessages.applicantsOnly)),
     () => conflictsOn(proposal),
-    () => (proposal.call.closed ? conflict(conflictMessages.conflictsOff) : true),
+    () => (proposal.call.closed ? conflict(conflictMessages.callClosed) : true),
   );
 
 /** Its team sees the declarations; chairs without a conflict see every conflict of it. */
@@ -111,6 +113,6 @@ export function conflictChangeProblem(
 /** Why the applicant may not remove their declaration, or null: a chair pinned it, or it is not theirs. */
 export function applicantRemovalProblem(target: ConflictFacts): string | null {
   if (target.pinned) return conflictMessages.pinned;
-  if (target.source !== 'applicant') return conflictMessages.pinned;
+  if (target.source !== 'applicant') return conflictMessages.notApplicantDeclared;
   return null;
 }

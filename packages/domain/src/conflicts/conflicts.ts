@@ -83,6 +83,13 @@ export interface ConflictFacts {
   source: ConflictSource;
   state: ConflictState;
   pinned: boolean;
+  /**
+   * A chair assigned the person to review the proposal all the same, with a written
+   * reason (POST /reviewers/ `overrideReason`): the conflict stays on record, shown beside
+   * the assignment, but no longer keeps them from reviewing it. Taking the assignment back
+   * ends the override.
+   */
+  overridden?: boolean;
 }
 
 /** A call's conflict settings: both on for new calls. */
@@ -91,11 +98,14 @@ export interface CallConflictSettings {
   declarationRequired: boolean;
 }
 
-/** Only a confirmed conflict is enforced, and only on a call with conflicts turned on. */
+/**
+ * Only a confirmed conflict is enforced, only on a call with conflicts turned on, and not
+ * once a chair has assigned the person all the same (`overridden`).
+ */
 export const isEnforced = (
   call: Pick<CallConflictSettings, 'conflictsEnabled'>,
-  conflict: Pick<ConflictFacts, 'state'> | null | undefined,
-) => call.conflictsEnabled && conflict?.state === 'confirmed';
+  conflict: Pick<ConflictFacts, 'state' | 'overridden'> | null | undefined,
+) => call.conflictsEnabled && conflict?.state === 'confirmed' && conflict.overridden !== true;
 
 export const conflictMessages = {
   notFound: 'There is no conflict with this id.',
@@ -116,15 +126,21 @@ export const conflictMessages = {
   typeRequired: 'Choose the kind of conflict.',
   reasonTooLong: 'The reason can be at most 500 characters.',
   conflictsOff: 'Conflicts of interest are turned off for this call.',
+  callClosed: 'This call is closed, so conflicts can no longer be declared for its proposals.',
   notMember: 'This person is not a current member of the call’s committee.',
   ownConflict: 'A chair cannot judge a conflict of their own: another chair of the committee does.',
   chairsOnly: 'Only the chairs of the call’s committee manage its conflicts of interest.',
   applicantsOnly: 'Only the author and the collaborators of this proposal declare its conflicts.',
   pinned: 'A chair has pinned this conflict, so only a chair can remove it.',
+  notApplicantDeclared:
+    'This conflict was not declared by the proposal’s author or collaborators, so only a chair can remove it.',
   authorConflict:
     'Authors and collaborators are conflicted with their own proposal: this cannot be changed.',
   reviewerDeclared: 'The member declared this conflict themselves, so it cannot be dismissed.',
   overrideTooLong: 'The reason can be at most 500 characters.',
+  /** The note of a chair's export on a proposal they have a conflict of interest with. */
+  exportOmitted:
+    'You have a conflict of interest with this proposal, so its reviews, scores and decision are left out.',
   stale:
     'Someone changed this proposal’s conflicts after you opened them, so yours were not saved. Check them, then save again.',
 } as const;

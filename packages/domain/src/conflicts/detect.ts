@@ -83,12 +83,15 @@ const FILLER_WORDS = new Set([
 /**
  * An institution's name as compared: lower case, accents and punctuation gone, filler
  * words dropped, spaces collapsed. '' when nothing is left (no institution given).
+ * Apostrophes and full stops go without leaving a space ("King's" is "Kings", "U.C.L." is
+ * "UCL"); other punctuation separates words ("Paris-Saclay" is "Paris Saclay").
  */
 export function normalizeInstitution(name: string): string {
   return name
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
+    .replace(/['’`.]/g, '')
     .replace(/&/g, ' and ')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .split(' ')
@@ -274,8 +277,12 @@ export function reconcileConflicts(
     const row = storedByKey.get(key(found));
     if (!row) insert.push(found);
     else if (row.source === 'detected') {
-      // A suggestion that turned out to be authorship (the member joined the team) is confirmed.
-      const state = found.state === 'confirmed' ? 'confirmed' : row.state;
+      // A suggestion that turned out to be authorship (the member joined the team) is
+      // confirmed. Merit's own record of authorship that is now only a suggestion (they left
+      // the team, but share the applicants' institution) goes back to the chairs to judge:
+      // no one confirmed it but Merit.
+      const state =
+        found.state === 'confirmed' ? 'confirmed' : row.type === 'author' ? 'suggested' : row.state;
       update.push({ ...found, id: row.id, state });
     }
   }

@@ -48,39 +48,53 @@ describe('proposalListScope', () => {
   });
 
   // The scope is the `view` rule for a whole call: what each scope lets through must be
-  // exactly what `view` allows, for every persona, state and part the actor plays.
+  // exactly what `view` allows, for every persona, state and part the actor plays, but for
+  // the conflict declaration's gate, which closes the proposal itself and not its list row
+  // (a member sees the row, answers, then reads).
   const parts = ['author', 'collaborator', 'none'] as const;
   const cases = Object.keys(actors).flatMap((who) =>
-    [0, 1].flatMap((stateVal) => parts.map((part) => [who as Who, stateVal, part] as const)),
+    [0, 1].flatMap((stateVal) =>
+      parts.flatMap((part) =>
+        [false, true].map((declared) => [who as Who, stateVal, part, declared] as const),
+      ),
+    ),
   );
-  it.each(cases)('%s, stateVal %i, as %s: the scope agrees with view', (who, stateVal, part) => {
-    const actor = actors[who];
-    const proposal: ProposalResource = {
-      call,
-      authorId: part === 'author' ? actor.id : 99,
-      collaboratorIds: part === 'collaborator' ? [actor.id] : [98],
-      stateVal,
-      authorExtensions: [],
-      actorExtensions: [],
-      lock: null,
-      hasReviews: false,
-      reviewerIds: [],
-      actorHasReview: false,
-      actorConflict: null,
-      actorDeclared: false,
-    };
-    const own = part !== 'none';
-    const inScope = {
-      all: true,
-      submittedAndOwn: own || stateVal >= 1,
-      own,
-    }[proposalListScope(actor, call, during).rows];
-    expect(inScope).toBe(decide('proposal.view', actor, proposal, during) === true);
-  });
+  it.each(cases)(
+    '%s, stateVal %i, as %s, declared %s: the scope agrees with view',
+    (who, stateVal, part, declared) => {
+      const actor = actors[who];
+      const proposal: ProposalResource = {
+        call,
+        authorId: part === 'author' ? actor.id : 99,
+        collaboratorIds: part === 'collaborator' ? [actor.id] : [98],
+        stateVal,
+        authorExtensions: [],
+        actorExtensions: [],
+        lock: null,
+        hasReviews: false,
+        reviewerIds: [],
+        actorHasReview: false,
+        actorConflict: null,
+        actorDeclared: declared,
+      };
+      const own = part !== 'none';
+      const inScope = {
+        all: true,
+        submittedAndOwn: own || stateVal >= 1,
+        own,
+      }[proposalListScope(actor, call, during).rows];
+      const view = decide('proposal.view', actor, proposal, during);
+      const gated =
+        view !== true && view.kind === 'forbidden' && view.code === 'declaration_required';
+      expect(inScope).toBe(view === true || gated);
+      // Only a member (not a chair) who has not answered, on a submitted proposal not theirs.
+      expect(gated).toBe(who === 'member' && stateVal === 1 && !own && !declared);
+    },
+  );
 });
 
 describe('seesReviewProgress', () => {
-  const proposal = { call, authorId: 99, collaboratorIds: [98] };
+  const proposal = { call, authorId: 99, collaboratorIds: [98], actorConflict: null };
   it.each<[Who, boolean]>([
     ['outsider', false],
     ['member', false],
@@ -97,5 +111,35 @@ describe('seesReviewProgress', () => {
     expect(seesReviewProgress(chair, { ...proposal, collaboratorIds: [chair.id] }, during)).toBe(
       false,
     );
+  });
+
+  it('never tells a chair or an admin with a conflict of interest, unless a chair overrode it', () => {
+    const confirmed = {
+      type: 'personal',
+      source: 'chair',
+      state: 'confirmed',
+      pinned: false,
+    } as const;
+    for (const who of ['chair', 'admin'] as const) {
+      expect(
+        seesReviewProgress(actors[who], { ...proposal, actorConflict: confirmed }, during),
+      ).toBe(false);
+      const suggested = { ...confirmed, state: 'suggested' } as const;
+      expect(
+        seesReviewProgress(actors[who], { ...proposal, actorConflict: suggested }, during),
+      ).toBe(true);
+      const overridden = { ...confirmed, overridden: true };
+      expect(
+        seesReviewProgress(actors[who], { ...proposal, actorConflict: overridden }, during),
+      ).toBe(true);
+      const off = { ...call, conflictsEnabled: false };
+      expect(
+        seesReviewProgress(
+          actors[who],
+          { ...proposal, call: off, actorConflict: confirmed },
+          during,
+        ),
+      ).toBe(true);
+    }
   });
 });

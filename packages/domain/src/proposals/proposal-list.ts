@@ -4,8 +4,7 @@ import {
   isCommitteeMember,
   type CommitteeActor,
 } from '../permissions/committee.js';
-import { isProposalTeam } from '../reviews/reviewing.js';
-import type { ProposalResource } from './proposal.policy.js';
+import { isConflicted, isProposalTeam } from '../reviews/reviewing.js';
 
 /**
  * Which of a call's proposals one actor sees in its list, the `view` rule of
@@ -40,16 +39,17 @@ export function proposalListScope(
 /**
  * Whether the actor learns that this proposal is Reviewed: the chairs of its call's
  * committee (and admins) do; its own authors and collaborators never learn anything of
- * its reviews (ARCHITECTURE.md "Visibility"), chairs among them included.
+ * its reviews (ARCHITECTURE.md "Visibility"), chairs among them included; nor does anyone
+ * with a conflict of interest with it (`isConflicted`).
  */
 export function seesReviewProgress(
   actor: CommitteeActor,
-  proposal: Pick<ProposalResource, 'authorId' | 'collaboratorIds'> & {
-    call: Pick<CallForPolicy, 'committeeId'>;
-  },
+  proposal: Parameters<typeof isConflicted>[1] & { call: Pick<CallForPolicy, 'committeeId'> },
   now: Date,
 ): boolean {
   return (
-    isCommitteeChair(actor, proposal.call.committeeId, now) && !isProposalTeam(actor, proposal)
+    isCommitteeChair(actor, proposal.call.committeeId, now) &&
+    !isProposalTeam(actor, proposal) &&
+    !isConflicted(actor, proposal)
   );
 }

@@ -62,7 +62,10 @@ const draft: ProposalResource = {
   actorConflict: null,
   actorDeclared: false,
 };
-const submitted: ProposalResource = { ...draft, stateVal: 1 };
+/** Submitted, and the actor has answered its conflict declaration (members must, first). */
+const submitted: ProposalResource = { ...draft, stateVal: 1, actorDeclared: true };
+/** Submitted, and the actor has not answered its conflict declaration. */
+const undeclared: ProposalResource = { ...submitted, actorDeclared: false };
 
 /** Each action's answer, as `true` or the refusal's kind. */
 const outcome = (
@@ -84,6 +87,8 @@ describe('who sees a proposal', () => {
     // Members review submitted proposals; a draft is none of their business.
     ['member', draft, 'hidden'],
     ['member', submitted, true],
+    // The call asks members to declare conflicts first: until then, the proposal stays closed.
+    ['member', undeclared, 'forbidden'],
     ['otherChair', submitted, 'hidden'],
     ['outsider', submitted, 'hidden'],
   ] as const)('%s, stateVal %#', (who, proposal, expected) => {
@@ -388,8 +393,12 @@ describe('abilities and state names', () => {
       manageReviewers: false,
       viewDecision: false,
       editDecision: false,
+      declareConflicts: true,
+      viewConflicts: true,
+      manageConflicts: false,
+      answerDeclaration: false,
     });
-    expect(abilitiesOf(proposalPolicy, actors.chair, submitted, during)).toEqual({
+    expect(abilitiesOf(proposalPolicy, actors.chair, undeclared, during)).toEqual({
       view: true,
       edit: false,
       submit: false,
@@ -402,6 +411,10 @@ describe('abilities and state names', () => {
       manageReviewers: true,
       viewDecision: true,
       editDecision: true,
+      declareConflicts: false,
+      viewConflicts: true,
+      manageConflicts: true,
+      answerDeclaration: true,
     });
   });
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CommitteeActor } from '../permissions/committee.js';
+import { conflictMessages, type ConflictState } from '../conflicts/conflicts.js';
 import {
   inSubmissionStage,
+  isConflicted,
   mayManageReviewers,
   mayReview,
   reviewAccess,
@@ -211,6 +213,65 @@ describe('assigning reviewers', () => {
     ['admin', reviewMessages.reviewerNotMember],
   ] as const)('may %s be assigned? %s', (who, expected) => {
     expect(reviewerCandidateProblem(actors[who], submitted, during)).toBe(expected);
+  });
+});
+
+describe('conflicts of interest', () => {
+  const withConflict = (state: ConflictState, proposal = submitted): ReviewedProposal => ({
+    ...proposal,
+    actorConflict: { type: 'personal', source: 'chair', state, pinned: false },
+  });
+  const off = { ...submitted, call: { ...call, conflictsEnabled: false } };
+
+  it.each([
+    ['a confirmed conflict', 'assigned', withConflict('confirmed'), true],
+    ['a suggested one', 'assigned', withConflict('suggested'), false],
+    ['a dismissed one', 'assigned', withConflict('dismissed'), false],
+    ['none', 'assigned', submitted, false],
+    [
+      'a confirmed one, on a call with conflicts off',
+      'assigned',
+      withConflict('confirmed', off),
+      false,
+    ],
+    // The team is kept away as the team, not as conflicted.
+    ['the author with a confirmed one', 'author', withConflict('confirmed'), false],
+    ['an admin with a confirmed one', 'admin', withConflict('confirmed'), true],
+  ] as const)('%s: conflicted %s', (_name, who, proposal, expected) => {
+    expect(isConflicted(actors[who], proposal)).toBe(expected);
+  });
+
+  it('refuses a conflicted reviewer, even assigned, and tells them why', () => {
+    expect(outcome('assigned', withConflict('confirmed'), during)).toBe(
+      conflictMessages.reviewConflicted,
+    );
+    expect(outcome('assigned', withConflict('suggested'), during)).toBe(true);
+    expect(outcome('assigned', withConflict('confirmed', off), during)).toBe(true);
+    // Their own proposal is the reason a team member gives, whatever else is recorded.
+    expect(outcome('author', { ...withConflict('confirmed'), reviewerIds: [1] }, during)).toBe(
+      reviewMessages.ownProposal,
+    );
+  });
+
+  it('shows a conflicted person none of the reviews, not even their own', () => {
+    for (const who of ['chair', 'admin', 'assigned'] as const)
+      expect(reviewAccess(actors[who], withConflict('confirmed'), during)).toBe('none');
+    const ownReview = { ...withConflict('confirmed'), actorHasReview: true };
+    expect(reviewAccess(actors.member, ownReview, during)).toBe('none');
+    expect(reviewAccess(actors.chair, withConflict('dismissed'), during)).toBe('all');
+  });
+
+  it('lets another chair assign the reviewers of a proposal a chair is conflicted with', () => {
+    expect(mayManageReviewers(actors.chair, withConflict('confirmed'), during)).toEqual({
+      kind: 'forbidden',
+      message: conflictMessages.chairConflicted,
+    });
+    expect(mayManageReviewers(actors.chair, withConflict('suggested'), during)).toBe(true);
+  });
+
+  it("leaves a candidate's conflict to the override: not a problem of this kind", () => {
+    // The chair may assign a conflicted member with a written reason (a 409 without one).
+    expect(reviewerCandidateProblem(actors.member, withConflict('confirmed'), during)).toBeNull();
   });
 });
 

@@ -79,15 +79,19 @@ export const isProposalTeam = (actor: CommitteeActor, proposal: People) =>
  * every declared one is), on a call with conflicts turned on. Its author and collaborators
  * are kept away by being its team, whatever the call's settings.
  */
-export const isConflicted = (actor: CommitteeActor, proposal: ReviewedProposal) =>
-  !isProposalTeam(actor, proposal) && isEnforced(proposal.call, proposal.actorConflict);
+export const isConflicted = (
+  actor: CommitteeActor,
+  proposal: Pick<ReviewedProposal, 'authorId' | 'collaboratorIds' | 'actorConflict'> & {
+    call: Pick<ReviewCall, 'conflictsEnabled'>;
+  },
+) => !isProposalTeam(actor, proposal) && isEnforced(proposal.call, proposal.actorConflict);
 
 /**
  * The actor must answer whether they have a conflict before the proposal's text, answers
  * and files open for them: a member of the committee (not a chair: chairs run the call and
  * their conflicts come from the applicants, the detector and the other chairs), not of its
  * team, on a submitted proposal of a call that asks for declarations, who has not answered
- * and has no conflict recorded already.
+ * and has no confirmed conflict with it already.
  */
 export function declarationPending(
   actor: CommitteeActor,
@@ -103,7 +107,9 @@ export function declarationPending(
     !isProposalTeam(actor, proposal) &&
     !isCommitteeChair(actor, call.committeeId, now) &&
     isCommitteeMember(actor, call.committeeId, now) &&
-    !(proposal.actorConflict && proposal.actorConflict.state !== 'dismissed')
+    // Only a confirmed conflict answers for them: a suggestion is the question the chairs
+    // still ask, which the member's own answer helps settle.
+    proposal.actorConflict?.state !== 'confirmed'
   );
 }
 
@@ -181,8 +187,11 @@ export function mayManageReviewers(
 
 /**
  * Who may be assigned: a current member of the committee who is not of the proposal's
- * team. `proposal.actorConflict` is the candidate's here; an enforced conflict is not a
- * problem of this kind but a 409 the chair may override with a reason (`candidateConflict`).
+ * team. Conflicts of interest are not read here (`proposal.actorConflict` is the chair's,
+ * not the candidate's): the server reads the candidate's own conflict with the proposal,
+ * and an enforced one (`isEnforced`) is not a problem of this kind but a 409 `conflict`
+ * (`conflictMessages.assignConflicted`) the chair may override with a reason (POST
+ * /reviewers/ `overrideReason`).
  */
 export function reviewerCandidateProblem(
   candidate: CommitteeActor,
