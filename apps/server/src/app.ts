@@ -50,6 +50,12 @@ import { twoFactorRoutes } from './modules/auth/two-factor.routes.js';
 import { moveTwoFactorKeysToServerKey } from './modules/auth/two-factor.service.js';
 import { callsRoutes } from './modules/calls/calls.routes.js';
 import { committeesRoutes } from './modules/committees/committees.routes.js';
+import { detectForScope } from './modules/conflicts/conflicts.jobs.js';
+import {
+  DETECT_CONFLICTS_JOB,
+  type DetectionScope,
+} from './modules/conflicts/conflicts.queries.js';
+import { conflictsRoutes } from './modules/conflicts/conflicts.routes.js';
 import { FILES_RETENTION } from './modules/files/files.retention.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { formNamesRoutes } from './modules/forms/form-names.routes.js';
@@ -176,6 +182,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     jobs.handle<Mail>(SEND_MAIL_JOB, async (mail) => {
       if (!isDeletedAccountEmail(mail.to)) await mailer.send(mail);
     });
+    // Conflicts of interest found again after a change that could alter them (a proposal
+    // submitted, its team, the committee's roles, a profile): after the change's commit.
+    jobs.handle<DetectionScope>(DETECT_CONFLICTS_JOB, async (scope, { db, now }) => {
+      await detectForScope(db, scope, now);
+    });
     // Before the database closes (onClose), let the pass under way finish.
     app.addHook('preClose', () => jobs.stop());
     registerUnitOfWork(app);
@@ -292,6 +303,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         await api.register(proposalsRoutes);
         await api.register(filesRoutes);
         await api.register(reviewsRoutes);
+        await api.register(conflictsRoutes);
       },
       { prefix: '/api/v1' },
     );

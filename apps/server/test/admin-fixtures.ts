@@ -57,7 +57,7 @@ export async function auditOf(app: App, entityType: string, entityId: number) {
     .orderBy(asc(auditLog.id));
 }
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** A JSON request to /api/v1 as whoever `headers` say. */
 export function caller(app: App, headers: Record<string, string>) {

@@ -51,6 +51,9 @@ function othersIn(text: string, viewer: ReviewedProposal['author']) {
 
 describe('Download my data', () => {
   it('gives the author their profile, proposal, answers and file names as an attachment, and no review', async () => {
+    const listed = { name: 'Lin Colleague', email: 'lin@uu.se' };
+    const put = await w.author.call('PUT', '/recent_collaborators/', { collaborators: [listed] });
+    expect(put.statusCode, put.body).toBe(200);
     const { res, data, text } = await download(w.author);
     expect(res.headers['content-disposition']).toBe(
       `attachment; filename="merit-data-${w.author.user.username}-${ctx.clock.now().toISOString().slice(0, 10)}.json"`,
@@ -62,6 +65,7 @@ describe('Download my data', () => {
       email: w.author.user.email,
       first_name: 'Ada',
       privacy_consent_at: null,
+      recent_collaborators: [listed],
     });
     expect(data.proposals).toHaveLength(1);
     expect(data.proposals[0]).toMatchObject({

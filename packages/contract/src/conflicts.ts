@@ -63,6 +63,19 @@ export const conflictItem = z.object({
   /** Who last changed it (declared, confirmed, dismissed), and when. */
   changedBy: z.string().nullable(),
   changedAt: dateTime,
+  /**
+   * What the caller may do with it now (the server's own rules): a chair confirms,
+   * dismisses, pins and removes all but their own; the applicant removes their unpinned
+   * declarations.
+   */
+  abilities: z
+    .object({
+      confirm: z.boolean(),
+      dismiss: z.boolean(),
+      pin: z.boolean(),
+      remove: z.boolean(),
+    })
+    .optional(),
 });
 export type ConflictItem = z.infer<typeof conflictItem>;
 

@@ -36,6 +36,8 @@ export const userDataExport = z
       hash: z.string(),
       /** When the user accepted the privacy notice, if one was asked for. */
       privacy_consent_at: dateTime.nullable(),
+      /** Their list of recent collaborators (My Account), for conflict detection. */
+      recent_collaborators: z.array(z.object({ name: z.string(), email: z.string() })),
       created_at: dateTime,
       updated_at: dateTime,
     }),

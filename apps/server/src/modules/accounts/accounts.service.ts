@@ -27,6 +27,7 @@ import { hashPassword, verifyPassword } from '../../platform/security/passwords.
 import { digestKey, newTokenKey, newUserHash } from '../../platform/security/secrets.js';
 import type { AnonymousWork, Work } from '../../platform/data/work.js';
 import { revokeUserTokens } from '../auth/tokens.queries.js';
+import { queueDetection } from '../conflicts/conflicts.queries.js';
 import { createUser, findUserById, type UserRow } from '../users/users.queries.js';
 import { accountJobs, emailChangedMail, passwordChangedMail } from './accounts.mails.js';
 
@@ -214,6 +215,8 @@ export async function confirmEmail(
       for (const to of [user.email, row.email]) {
         await enqueueMail(work, emailChangedMail(to, nameOf(user), user.email, row.email, link));
       }
+      // Merit matches mail domains for conflicts of interest: look again where they are.
+      await queueDetection(work, { userId: user.id });
     }
     return { userId: user.id, changed };
   }
@@ -285,6 +288,9 @@ export async function updateAccount(work: Work, user: UserRow, input: UserDetail
     .where(eq(users.id, user.id));
   // The address changes only once the link in this mail is followed.
   if (newEmail) await startEmailConfirmation(work, user.id, newEmail, true);
+  // Merit matches institutions for conflicts of interest: look again where they are.
+  if (merged.institution.trim() !== user.institution)
+    await queueDetection(work, { userId: user.id });
   return newEmail;
 }
 

@@ -222,6 +222,7 @@ export async function userDataOf({ tx, actor, now }: ReadWork): Promise<UserData
       is_aaf: user.isAaf,
       hash: user.hash,
       privacy_consent_at: user.privacyConsentAt ? iso(user.privacyConsentAt) : null,
+      recent_collaborators: user.recentCollaborators,
       created_at: iso(user.createdAt),
       updated_at: iso(user.updatedAt),
     },

@@ -25,6 +25,7 @@ import { conflict, HttpError, invalid, notFound } from '../../platform/http/http
 import { enqueueMail } from '../../platform/io/mail-job.js';
 import type { ReadWork, Work } from '../../platform/data/work.js';
 import { callResource, extensionsOfActor } from '../calls/calls.queries.js';
+import { queueDetection } from '../conflicts/conflicts.queries.js';
 import { answerErrors } from '../forms/form-access.js';
 import { retractedMail, submittedMail, type ProposalFacts } from './proposals.mails.js';
 import { presentMyProposal, presentProposal } from './proposals.presenter.js';
@@ -226,6 +227,8 @@ export async function changeProposalState(
     before: { stateVal: from },
     after: { stateVal: to },
   });
+  // A submitted proposal is one members may meet: Merit looks for their conflicts with it.
+  if (submit) await queueDetection(work, { callId: loaded.proposal.callId });
   const facts = factsOf(loaded, publicUrl);
   for (const person of await teamOf(work.tx, loaded.proposal.id)) {
     await enqueueMail(

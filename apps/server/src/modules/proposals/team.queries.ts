@@ -51,9 +51,11 @@ export async function deleteCollaborator(tx: Tx, proposalId: number, userId: num
 
 /**
  * The chairs of a committee now (their role current at `now`), active, each once: whom a
- * change to a proposal's reviewers that no chair made is told to.
+ * change to a proposal's reviewers that no chair made is told to. With `proposalId`, not
+ * those with an enforced conflict of interest with it (confirmed, on a call with conflicts
+ * turned on): a mail about its reviewers is nothing of theirs to read.
  */
-export async function chairsOf(tx: Tx, committeeId: number, now: Date) {
+export async function chairsOf(tx: Tx, committeeId: number, now: Date, proposalId?: number) {
   return tx
     .selectDistinct({ email: users.email, firstName: users.firstName, username: users.username })
     .from(committeeRoles)
@@ -65,6 +67,15 @@ export async function chairsOf(tx: Tx, committeeId: number, now: Date) {
         lte(committeeRoles.commencement, now),
         gte(committeeRoles.termination, now),
         eq(users.isActive, true),
+        proposalId === undefined
+          ? undefined
+          : sql`not exists (
+              select 1 from "conflicts" c
+              inner join "proposals" p on p."id" = c."proposal_id"
+              inner join "calls" k on k."id" = p."call_id"
+              where c."proposal_id" = ${proposalId} and c."user_id" = ${users.id}
+                and c."state" = 'confirmed' and k."conflicts_enabled"
+            )`,
       ),
     );
 }

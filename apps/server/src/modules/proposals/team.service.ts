@@ -10,6 +10,7 @@ import { authorize, refusalError } from '../../platform/http/authorize.js';
 import { conflict, HttpError, invalid, notFound } from '../../platform/http/http-errors.js';
 import { enqueueMail } from '../../platform/io/mail-job.js';
 import type { ReadWork, Work } from '../../platform/data/work.js';
+import { queueDetection } from '../conflicts/conflicts.queries.js';
 import { deleteReviewer, reviewOf } from '../reviews/reviews.queries.js';
 import { collaboratorAddedMail, reviewerBecameCollaboratorMail } from './proposals.mails.js';
 import { presentLock } from './proposals.presenter.js';
@@ -62,7 +63,7 @@ export async function addCollaborator(
       before: { reviewerIds: resource.reviewerIds },
       after: { reviewerIds: resource.reviewerIds.filter((id) => id !== person.id) },
     });
-    for (const chair of await chairsOf(work.tx, loaded.call.committeeId, work.now))
+    for (const chair of await chairsOf(work.tx, loaded.call.committeeId, work.now, proposal.id))
       await enqueueMail(
         work,
         reviewerBecameCollaboratorMail(chair, facts, person.name, loaded.author.name),
@@ -77,6 +78,7 @@ export async function addCollaborator(
     before: { collaboratorIds: before },
     after: { collaboratorIds: [...before, person.id] },
   });
+  await queueDetection(work, { callId: proposal.callId });
   await enqueueMail(work, collaboratorAddedMail(person, facts, loaded.author.name));
   return { id: person.id, name: person.name, email: person.email };
 }
@@ -99,6 +101,7 @@ export async function removeCollaborator(work: Work, input: CollaboratorRemove):
     before: { collaboratorIds: before },
     after: { collaboratorIds: before.filter((id) => id !== input.userId) },
   });
+  await queueDetection(work, { callId: proposal.callId });
 }
 
 // --- The lock ----------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import { committeeRoles, committees, users } from '../../db/schema.js';
 import { isForeignKeyViolation } from '../../platform/data/db-errors.js';
 import { invalid, notFound } from '../../platform/http/http-errors.js';
 import type { Work } from '../../platform/data/work.js';
+import { queueDetection } from '../conflicts/conflicts.queries.js';
 import { presentRole } from '../users/users.presenter.js';
 import { findRole, type UserRoleRow } from './roles.queries.js';
 
@@ -104,6 +105,8 @@ export async function createRole(
   );
   const role = presentCommitteeRole((await findRole(work.tx, created!.id))!, work.now);
   await work.audit({ action: 'role.create', entityId: role.id, after: roleAuditView(role) });
+  // Who sits on the committee decides whose conflicts Merit looks for in its calls.
+  await queueDetection(work, { committeeId: role.committeeId });
   return role;
 }
 
@@ -131,6 +134,9 @@ export async function updateRole(
     before: roleAuditView(presentCommitteeRole(existing, work.now)),
     after: roleAuditView(role),
   });
+  await queueDetection(work, { committeeId: role.committeeId });
+  if (existing.committeeId !== role.committeeId)
+    await queueDetection(work, { committeeId: existing.committeeId });
   return role;
 }
 
@@ -151,4 +157,5 @@ export async function deleteRole(work: Work, roleId: number): Promise<void> {
       termination: removed.termination,
     },
   });
+  await queueDetection(work, { committeeId: removed.committeeId });
 }

@@ -27,6 +27,7 @@ const exported: UserDataExport = {
     is_aaf: false,
     hash: me.hash,
     privacy_consent_at: null,
+    recent_collaborators: [],
     created_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
   },
