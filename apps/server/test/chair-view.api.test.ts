@@ -412,6 +412,12 @@ describe("the chair's proposal list", () => {
           ],
         },
       ],
+      // Its conflicts of interest, as the detector found them (conflict-enforcement.api.test.ts).
+      conflicts: {
+        confirmed: expect.any(Number),
+        suggested: expect.any(Number),
+        declaredByApplicants: false,
+      },
     } satisfies CallProposal);
     expect(rowOf(page, w.proposals.pulsar)).toMatchObject({
       state: 'Submitted',

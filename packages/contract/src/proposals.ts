@@ -414,6 +414,12 @@ export const callProposalExport = z.object({
   total: z.number().int().min(0),
   resourceTotals,
   facilities,
+  /**
+   * The proposals whose reviews, scores and decision were left out for the caller, who has
+   * a conflict of interest with them (their rows carry `myConflict`), each with the note a
+   * download writes for it. Absent when none was.
+   */
+  omitted: z.array(z.object({ proposalId: id, reason: z.string() })).optional(),
 });
 export type CallProposalExport = z.infer<typeof callProposalExport>;
 

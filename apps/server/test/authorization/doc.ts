@@ -60,15 +60,23 @@ them open to all members), one closed, and one of the other committee. By the sp
 ("Visibility", "Roles"):
 
 - Reviews, scores and reviewer identities: never to the proposal's author or collaborators,
-  whatever else they are; to the chairs of its committee and admins; to the members who may
+  whatever else they are, nor to anyone with a confirmed conflict of interest with it
+  (chairs and admins too); to the chairs of its committee and admins; to the members who may
   review it now (in its review period: assigned, or any member when the call's review is
   open to all).
 - A decision summary: to its author and collaborators once the call is closed, not before; to
-  the chairs of its committee and admins; to nobody else.
+  the chairs of its committee and admins but those with a conflict of interest with it; to
+  nobody else.
 - The emails of a proposal's people: to whoever sees the proposal (its people, the chairs of
   its committee and admins, its committee's members once it is submitted).
 - The email of a plain or deactivated user (a canary too), on no committee and no proposal: to
   themselves and admins.
+
+The conflicted personas' conflict is with the proposal the row makes for them: the other
+proposals of the world are theirs to see as their role allows. An answer that lists the
+call's committee by name and id (the applicants' Conflicts panel, which names every member
+by design, and the chairs' Conflicts page's member filter) is not searched for the canary reviewers' names and ids there, which say only
+that they sit on the committee; their emails and everything else still are.
 
 ## The table
 

@@ -18,6 +18,9 @@ export const PERSONAS = [
   'chairAuthor',
   'expiredChair',
   'admin',
+  'conflictedMember',
+  'conflictedChair',
+  'conflictedAdmin',
 ] as const;
 export type Persona = (typeof PERSONAS)[number];
 export type Expected = Record<Persona, number>;
@@ -42,6 +45,12 @@ export const PERSONA_DESCRIPTIONS: Record<Persona, string> = {
     "A current chair of the call's committee who wrote the proposal the row acts on: its author above all, who never sees its reviews or, before the call closes, its decision.",
   expiredChair: "A chair of the call's committee whose role ended yesterday.",
   admin: 'An administrator, who counts as chair and member of every committee.',
+  conflictedMember:
+    "A current member of the call's committee, assigned to review the proposal the row acts on, with a confirmed conflict of interest with it (a plain member elsewhere).",
+  conflictedChair:
+    "A current chair of the call's committee with a confirmed conflict of interest with the proposal the row acts on (a plain chair elsewhere).",
+  conflictedAdmin:
+    'An administrator with a confirmed conflict of interest with the proposal the row acts on (a plain admin elsewhere): their own conflicts apply to them like anyone’s.',
 };
 
 /** Open to all: a token changes nothing, and a dead one is ignored. */
@@ -64,12 +73,17 @@ export const registering = (status: number): Expected => ({
   ...loggedIn(status),
   incomplete: status,
 });
-export const adminOnly = (status: number): Expected => ({ ...loggedIn(403), admin: status });
+export const adminOnly = (status: number): Expected => ({
+  ...loggedIn(403),
+  admin: status,
+  conflictedAdmin: status,
+});
 /** Chairs of the call's committee, and admins, who count as chairs everywhere. */
 export const chairsOnly = (status: number): Expected => ({
   ...adminOnly(status),
   chair: status,
   chairAuthor: status,
+  conflictedChair: status,
 });
 /** Chairs of any committee, now. */
 export const anyChair = (status: number): Expected => ({

@@ -24,6 +24,7 @@ import {
 import {
   canaryReviewOf,
   newCall,
+  newConflict,
   newFile,
   newMember,
   newProposal,
@@ -53,6 +54,13 @@ export interface Row {
   expect: Expected;
   /** Its answers are PDFs whose text is searched too (not only their bytes). */
   pdf?: boolean;
+  /**
+   * Its answer lists the call's committee by name and user id (the applicants' Conflicts
+   * panel, issue 26: "name and institution, nothing else"): there a canary reviewer's name
+   * and id say that they sit on the committee, nothing of what they review, so only the
+   * rest of the canaries (their email among them) are searched for.
+   */
+  listsCommittee?: boolean;
 }
 
 /**
@@ -117,19 +125,31 @@ const tusHeaders = { 'tus-resumable': '1.0.0' };
 /** An upload id no upload has. */
 const NO_UPLOAD = '0123456789abcdef0123456789abcdef';
 
-/** Those who see a draft: its people, the committee's chairs and admins. */
+/**
+ * Those who see a draft: its people, the committee's chairs and admins (a conflict of
+ * interest keeps them from its reviews and decision, not from the proposal).
+ */
 const seeDraft = (status: number) => ({
   author: status,
   collaborator: status,
   chair: status,
   chairAuthor: status,
   admin: status,
+  conflictedChair: status,
+  conflictedAdmin: status,
 });
 /** Those who see a submitted proposal: also the committee's members. */
 const seeSubmitted = (status: number) => ({
   ...seeDraft(status),
   member: status,
   reviewer: status,
+  conflictedMember: status,
+});
+/** Whoever has a conflict of interest with the proposal: what it is hidden from, 404. */
+const conflicted = (status: number) => ({
+  conflictedMember: status,
+  conflictedChair: status,
+  conflictedAdmin: status,
 });
 /** May edit a draft: its author and collaborators; chairs see it and are refused. */
 const editDraft = (status: number) => ({
@@ -140,6 +160,10 @@ const editDraft = (status: number) => ({
 });
 /** Only the author: collaborators and chairs see it and are refused. */
 const authorOnly = (status: number) => ({ ...seeDraft(403), author: status, chairAuthor: status });
+/** The proposal's people, a chair among them. */
+const teamOf = (status: number) => ({ author: status, collaborator: status, chairAuthor: status });
+/** The chair and the admin with a conflict of interest with the proposal. */
+const conflictedChairs = (status: number) => ({ conflictedChair: status, conflictedAdmin: status });
 /**
  * Chairs' business on a submitted proposal: everyone else who sees it is refused, its
  * author and collaborators above all, a chair among them too.
@@ -736,7 +760,8 @@ export const table: Row[] = [
     expect: onProposal({ ...seeSubmitted(403), author: 200, chairAuthor: 200 }),
   },
   {
-    // Chairs write decisions; the proposal's own people and the members are refused.
+    // Chairs write decisions; the proposal's own people and the members are refused, and
+    // whoever has a conflict of interest with it is not told it has one.
     route: 'POST /api/v1/update_decision_summary/',
     request: async (w, c) => ({
       payload: {
@@ -745,7 +770,7 @@ export const table: Row[] = [
         version: 0,
       },
     }),
-    expect: onProposal(chairsOfSubmitted(200)),
+    expect: onProposal({ ...chairsOfSubmitted(200), ...conflicted(404) }),
   },
   {
     // Those who see it but may not edit are told who holds the lock, and never take it.
@@ -900,7 +925,7 @@ export const table: Row[] = [
   },
   {
     // Review open to all members: any member of the committee may review, chairs and
-    // admins too, never the proposal's people.
+    // admins too, never the proposal's people nor anyone with a conflict of interest.
     route: 'POST /api/v1/review_responses/',
     note: 'open to all members',
     request: async (w, c) => ({
@@ -917,6 +942,7 @@ export const table: Row[] = [
       author: 403,
       collaborator: 403,
       chairAuthor: 403,
+      ...conflicted(403),
     }),
   },
   {
@@ -995,6 +1021,94 @@ export const table: Row[] = [
       await newProposal(w, c, { stateVal: 1, call: w.reviewCall });
       return {};
     },
+    expect: loggedIn(200),
+  },
+  // Conflicts of interest (issue 26), on a submitted proposal of the call open for
+  // submission: its people declare theirs; the chairs without a conflict of their own see
+  // and judge every one; a chair or admin with one is not told there is anything to see.
+  {
+    route: 'GET /api/v1/proposals/:id/conflicts/',
+    request: async (w, c) => ({ params: { id: (await newProposal(w, c, { stateVal: 1 })).id } }),
+    expect: onProposal({ ...chairsOfSubmitted(200), ...teamOf(200), ...conflictedChairs(404) }),
+    listsCommittee: true,
+  },
+  {
+    route: 'POST /api/v1/proposals/:id/conflicts/',
+    request: async (w, c) => ({
+      params: { id: (await newProposal(w, c, { stateVal: 1 })).id },
+      payload: { userId: (await newMember(w)).id, type: 'personal' },
+    }),
+    expect: onProposal({ ...chairsOfSubmitted(201), ...teamOf(201), ...conflictedChairs(404) }),
+  },
+  {
+    // The applicants' panel saved whole: theirs alone, whoever else sees the proposal.
+    route: 'PUT /api/v1/proposals/:id/conflicts/',
+    request: async (w, c) => ({
+      params: { id: (await newProposal(w, c, { stateVal: 1 })).id },
+      payload: { version: 0, declarations: [] },
+    }),
+    expect: onProposal({ ...seeSubmitted(403), ...teamOf(200) }),
+    listsCommittee: true,
+  },
+  {
+    // An unpinned declaration by the applicants: theirs to take back, or any chair's.
+    route: 'DELETE /api/v1/conflicts/:id/',
+    request: async (w, c) => ({
+      params: { id: await newConflict(w, c, { source: 'applicant', state: 'confirmed' }) },
+    }),
+    expect: onProposal({ ...chairsOfSubmitted(204), ...teamOf(204), ...conflictedChairs(404) }),
+  },
+  {
+    // Merit's suggestion: the chairs judge it; the applicants know only their own.
+    route: 'POST /api/v1/conflicts/:id/',
+    request: async (w, c) => ({
+      params: { id: await newConflict(w, c, { source: 'detected', state: 'suggested' }) },
+      payload: { state: 'confirmed' },
+    }),
+    expect: onProposal({ ...chairsOfSubmitted(200), ...teamOf(404), ...conflictedChairs(404) }),
+  },
+  {
+    // Answered for everyone: each conflict the caller may not judge is listed as refused.
+    route: 'POST /api/v1/conflicts/bulk/',
+    request: async (w, c) => ({
+      payload: {
+        ids: [await newConflict(w, c, { source: 'detected', state: 'suggested' })],
+        state: 'dismissed',
+      },
+    }),
+    expect: loggedIn(200),
+  },
+  {
+    route: 'GET /api/v1/calls/:callId/conflicts/',
+    request: async (w, c) => {
+      await newConflict(w, c, { source: 'detected', state: 'suggested' });
+      return { params: { callId: w.call.id } };
+    },
+    expect: chairsOnly(200),
+    // Its `members`, for the member filter.
+    listsCommittee: true,
+  },
+  {
+    // The declaration's facts stay readable to whoever may know of the proposal.
+    route: 'GET /api/v1/proposals/:id/conflict_declaration/',
+    request: async (w, c) => ({ params: { id: (await newProposal(w, c, { stateVal: 1 })).id } }),
+    expect: onProposal(seeSubmitted(200)),
+  },
+  {
+    // Members of the committee (chairs and admins too) answer once; its people never.
+    route: 'POST /api/v1/proposals/:id/conflict_declaration/',
+    request: async (w, c) => ({
+      params: { id: (await newProposal(w, c, { stateVal: 1 })).id },
+      payload: { conflict: false },
+    }),
+    expect: onProposal({ ...seeSubmitted(200), ...teamOf(403) }),
+  },
+  { route: 'GET /api/v1/recent_collaborators/', expect: loggedIn(200) },
+  {
+    route: 'PUT /api/v1/recent_collaborators/',
+    request: () => ({
+      payload: { collaborators: [{ name: 'Ann Other', email: 'ann@example.org' }] },
+    }),
     expect: loggedIn(200),
   },
 ];

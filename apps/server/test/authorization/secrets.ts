@@ -26,6 +26,11 @@ export interface SecretOwner {
   reviewOpenToMembers: boolean;
   submitted: boolean;
   callClosed: boolean;
+  /**
+   * Callers with a confirmed conflict of interest with it, on a call with conflicts turned
+   * on: they see nothing of its reviews, reviewers or decision, chairs and admins too.
+   */
+  conflicted: readonly number[];
 }
 
 export interface Secret {
@@ -54,11 +59,13 @@ export interface Viewer {
 /**
  * Whether `viewer` may see `secret`:
  * - reviews, scores and reviewer identities: never the proposal's author or
- *   collaborators (whatever else they are); the chairs of its committee and admins; the
+ *   collaborators (whatever else they are), nor anyone with a conflict of interest with
+ *   it (issue 26, chairs and admins too); the chairs of its committee and admins; the
  *   members who may review it now (assigned, or any member when the call's review is open
  *   to all, in its review period);
  * - a decision summary: its author and collaborators once the call is closed, and not
- *   before; the chairs of its committee and admins always; nobody else;
+ *   before; the chairs of its committee and admins always but with a conflict of interest
+ *   with it; nobody else;
  * - the emails of its people: whoever sees the proposal (its people, the committee's
  *   chairs and admins, the committee's members once it is submitted);
  * - the email of someone on no committee and no proposal: themselves and admins.
@@ -68,17 +75,19 @@ export function maySee(viewer: Viewer, secret: Secret): boolean {
   const team = viewer.id !== null && owner.team.includes(viewer.id);
   const chair = viewer.isAdmin || viewer.chairOf.includes(owner.committeeId);
   const member = viewer.isAdmin || viewer.memberOf.includes(owner.committeeId);
+  const conflicted = viewer.id !== null && owner.conflicted.includes(viewer.id);
   switch (secret.kind) {
     case 'review':
     case 'reviewer':
       return (
         !team &&
+        !conflicted &&
         (chair ||
           (viewer.id !== null && owner.reviewing.includes(viewer.id)) ||
           (owner.reviewOpenToMembers && member))
       );
     case 'decision':
-      return team ? owner.callClosed : chair;
+      return team ? owner.callClosed : chair && !conflicted;
     case 'email':
       return team || chair || (member && owner.submitted);
     case 'account':

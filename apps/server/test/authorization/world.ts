@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import type { ConflictSource, ConflictState } from '@merit/domain';
 import { and, eq, gte } from 'drizzle-orm';
 import {
   calls,
   committeeRoles,
+  conflicts,
   proposalCollaborators,
   proposalFiles,
   proposals,
@@ -141,6 +143,7 @@ const NOBODY: SecretOwner = {
   reviewOpenToMembers: false,
   submitted: false,
   callClosed: false,
+  conflicted: [],
 };
 
 /** The caller for one cell: a new user of the persona's kind and a token of theirs. */
@@ -156,7 +159,7 @@ export async function makeCaller(w: World, persona: Persona): Promise<Caller> {
   const lone = persona === 'user' || persona === 'deactivated';
   const email = lone ? `${w.secrets.word('account')}@example.org` : undefined;
   const user = await newUser(w, {
-    isAdmin: persona === 'admin',
+    isAdmin: persona === 'admin' || persona === 'conflictedAdmin',
     registrationComplete: persona !== 'incomplete',
     isAaf: persona === 'incomplete',
     ...(email ? { email } : {}),
@@ -170,11 +173,11 @@ export async function makeCaller(w: World, persona: Persona): Promise<Caller> {
       accountOf: user.id,
       owner: NOBODY,
     });
-  if (persona === 'member' || persona === 'reviewer') {
+  if (persona === 'member' || persona === 'reviewer' || persona === 'conflictedMember') {
     await giveRole(w.ctx.app, user.id, w.committeeId, 'MEMBER', now);
     viewer.memberOf = [w.committeeId];
   }
-  if (persona === 'chair' || persona === 'chairAuthor') {
+  if (persona === 'chair' || persona === 'chairAuthor' || persona === 'conflictedChair') {
     await giveRole(w.ctx.app, user.id, w.committeeId, 'CHAIR', now);
     viewer.chairOf = viewer.memberOf = [w.committeeId];
   }
@@ -190,7 +193,7 @@ export async function makeCaller(w: World, persona: Persona): Promise<Caller> {
       commencement: new Date(now.getTime() - 400 * DAY),
       termination: new Date(now.getTime() - DAY),
     });
-  if (persona === 'admin') viewer.isAdmin = true;
+  if (persona === 'admin' || persona === 'conflictedAdmin') viewer.isAdmin = true;
   const key = await issueToken(w.ctx.app.db, user.id, now);
   if (persona === 'deactivated')
     await w.ctx.app.db.update(users).set({ isActive: false }).where(eq(users.id, user.id));
@@ -254,6 +257,8 @@ interface SeedInput {
   canaryCollaborator?: boolean;
   /** Callers assigned to review it (besides the canary reviewer of a submitted proposal). */
   reviewerIds?: number[];
+  /** Callers with a confirmed conflict of interest with it (recorded by a chair). */
+  conflictedIds?: number[];
   stateVal?: number;
 }
 
@@ -297,6 +302,18 @@ export async function seedProposal(w: World, input: SeedInput) {
       .values(collaboratorIds.map((userId) => ({ proposalId: proposal!.id, userId })));
   const reviewerIds = stateVal >= 1 ? (input.reviewerIds ?? []) : [];
   await assignReviewers(w.ctx.app, proposal!.id, reviewerIds);
+  const conflictedIds = input.conflictedIds ?? [];
+  if (conflictedIds.length > 0)
+    await db.insert(conflicts).values(
+      conflictedIds.map((userId) => ({
+        proposalId: proposal!.id,
+        userId,
+        type: 'personal' as const,
+        source: 'chair' as const,
+        state: 'confirmed' as const,
+        changedAt: now,
+      })),
+    );
   const owner: SecretOwner = {
     committeeId: input.call.committeeId,
     team: [authorId, ...collaboratorIds],
@@ -304,6 +321,8 @@ export async function seedProposal(w: World, input: SeedInput) {
     reviewOpenToMembers: input.call.reviewing && input.call.reviewOpenToMembers === true,
     submitted: stateVal >= 1,
     callClosed: input.call.closed,
+    // Every call of the world has conflicts turned on.
+    conflicted: conflictedIds,
   };
   s.add({ kind: 'decision', what: 'decision summary', value: decision, owner });
   for (const email of emails)
@@ -314,8 +333,10 @@ export async function seedProposal(w: World, input: SeedInput) {
 
 /**
  * The proposal a row acts on, in the caller's relation to it: theirs when they are the
- * author, with them as a collaborator or an assigned reviewer when they are those, and
- * nothing to do with them otherwise. A Draft in the shared open call unless told.
+ * author, with them as a collaborator or an assigned reviewer when they are those, with a
+ * confirmed conflict of interest of theirs when they are conflicted (the conflicted member
+ * assigned as well, as one who declared after being assigned), and nothing to do with them
+ * otherwise. A Draft in the shared open call unless told.
  */
 export function newProposal(
   w: World,
@@ -328,8 +349,35 @@ export function newProposal(
     stateVal: options.stateVal ?? 0,
     ...(is('author') || is('chairAuthor') ? { authorId: caller.id! } : {}),
     ...(is('collaborator') ? { collaboratorIds: [caller.id!] } : {}),
-    ...(is('reviewer') ? { reviewerIds: [caller.id!] } : {}),
+    ...(is('reviewer') || is('conflictedMember') ? { reviewerIds: [caller.id!] } : {}),
+    ...(is('conflictedMember') || is('conflictedChair') || is('conflictedAdmin')
+      ? { conflictedIds: [caller.id!] }
+      : {}),
   });
+}
+
+/**
+ * A conflict of interest of a new member of the committee with the caller's submitted
+ * proposal (in their relation to it) in the call open for submission: its id.
+ */
+export async function newConflict(
+  w: World,
+  caller: Caller,
+  facts: { source: ConflictSource; state: ConflictState },
+): Promise<number> {
+  const proposal = await newProposal(w, caller, { stateVal: 1 });
+  const member = await newMember(w);
+  const [row] = await w.ctx.app.db
+    .insert(conflicts)
+    .values({
+      proposalId: proposal.id,
+      userId: member.id,
+      type: 'personal',
+      ...facts,
+      changedAt: w.ctx.clock.now(),
+    })
+    .returning({ id: conflicts.id });
+  return row!.id;
 }
 
 /** The id of the canary reviewer's review of a submitted proposal. */

@@ -8,7 +8,7 @@ import {
   type TimeWindow,
   personName,
 } from '@merit/domain';
-import { and, asc, desc, eq, exists, gte, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { reviewedSql } from '../proposals/reviewed.queries.js';
 import {
@@ -309,12 +309,17 @@ export async function callDetail(
   };
 }
 
-/** The chair's numbers: submitted proposals, and those of them not yet reviewed. */
-export async function callManagement(db: Tx, callId: number) {
+/**
+ * The chair's numbers: submitted proposals, and those of them not yet reviewed. `reviewed`
+ * is Reviewed as the caller's list shows it (`listScopeSql`): a proposal of their own, or
+ * one they have a conflict of interest with, counts as awaiting review, as its row reads
+ * Submitted, so the numbers tell them nothing of its reviews the list does not.
+ */
+export async function callManagement(db: Tx, callId: number, reviewed: SQL = reviewedSql) {
   const [row] = await db
     .select({
       submitted: sql<number>`count(*)::int`,
-      awaiting: sql<number>`(count(*) filter (where not ${reviewedSql}))::int`,
+      awaiting: sql<number>`(count(*) filter (where not ${reviewed}))::int`,
     })
     .from(proposals)
     .where(and(eq(proposals.callId, callId), gte(proposals.stateVal, 1)));

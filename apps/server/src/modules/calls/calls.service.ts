@@ -27,7 +27,9 @@ import { conflict, invalid, notFound } from '../../platform/http/http-errors.js'
 import { enqueueMails } from '../../platform/io/mail-job.js';
 import { ImageTooLargeError, sanitizeRichText } from '../../platform/security/rich-text.js';
 import type { ReadWork, Work } from '../../platform/data/work.js';
+import { queueDetection } from '../conflicts/conflicts.queries.js';
 import { decisionAvailableMail } from '../proposals/proposals.mails.js';
+import { listScopeSql } from '../proposals/list-scope.queries.js';
 import { submittedTeamsMailRows } from '../proposals/proposals.queries.js';
 import {
   callDetail,
@@ -69,7 +71,8 @@ export async function getCallManagement(work: ReadWork, callId: number) {
   const found = await findCall(work.tx, callId);
   if (!found) throw notFound(callMessages.notFound);
   authorize(work.actor, 'call.manage', await resourceFor(work, found.call), work.now);
-  return callManagement(work.tx, found.call.id);
+  const { reviewed } = listScopeSql(work.actor, found.call, work.now);
+  return callManagement(work.tx, found.call.id, reviewed);
 }
 
 export async function getFormOrder(work: ReadWork, callId: number, kind: 'proposal' | 'review') {
@@ -221,6 +224,11 @@ export async function saveCall(work: Work, input: CallSave): Promise<number> {
       .returning({ id: calls.id });
     callId = created!.id;
   }
+
+  // Conflicts turned on (again) for a call with proposals: look for them now, as detection
+  // skipped it while they were off.
+  if (existing && !existing.conflictsEnabled && input.conflicts?.enabled)
+    await queueDetection(work, { callId });
 
   const keptIds = new Set(input.proposalTypes.map((t) => t.typeId).filter(Boolean));
   const removed = currentTypes.filter((t) => !keptIds.has(t.typeId));

@@ -13,6 +13,7 @@ import {
 } from '@merit/domain';
 import type { ReadWork } from '../../platform/data/work.js';
 import { rawJson } from '../../platform/http/projecting-serializer.js';
+import { presentReviewers } from '../reviews/review-access.js';
 import type { CallRow } from '../calls/calls.queries.js';
 import {
   type ProposalSet,
@@ -113,8 +114,9 @@ async function readChairData(
  * read again). A fixed number of queries whatever the page holds (its reviews, their
  * answers, its reviewers, the call's review forms, its resource entries, the call's
  * resource forms and their totals), never one per row. Only for callers the list scope
- * lets see review progress; on their own proposals, only the resources (ARCHITECTURE.md
- * "Visibility": nothing of its reviews reaches a proposal's author, a chair or not).
+ * lets see review progress; on their own proposals, and on those they have a conflict of
+ * interest with, only the resources (ARCHITECTURE.md "Visibility": nothing of its reviews
+ * reaches a proposal's author, a chair or not, nor anyone with a conflict of interest).
  */
 export async function chairColumnsOf(
   work: ReadWork,
@@ -123,7 +125,7 @@ export async function chairColumnsOf(
   options: { totals?: CallResourceTotals } = {},
 ): Promise<ChairColumnsOfRows> {
   // Reviews only of the rows whose reviews the caller may see.
-  const reviewed = rows.filter((row) => !row.own).map((row) => row.id);
+  const reviewed = rows.filter((row) => !keptFromReviews(row)).map((row) => row.id);
   const data = await readChairData(
     work.tx,
     call.id,
@@ -140,7 +142,8 @@ const ALL_PARTS: readonly CallProposalExportPart[] = ['allReviewScores', 'allRev
 /**
  * The same for every proposal of a call (the export), read by the call's id while the
  * rows are read beside it: resolves to a function of the call's rows. The reviews of the
- * caller's own rows are read with the rest and left out there. Each review's scores and
+ * caller's own rows, and of those they have a conflict of interest with, are read with the
+ * rest and left out there. Each review's scores and
  * comments only when `parts` names them; the reviews' answers are read only for comments,
  * and only those that hold a text. Each proposal's comments are written as the JSON the
  * body holds (`RawJson`), not as objects: a large call's comments are most of its body.
@@ -170,7 +173,8 @@ const NO_TOTALS: ChairTotals = { resourceTotals: {}, facilities: [] };
  * the rows carry already, and each review's scores or comments when `parts` names them,
  * made as `callChairColumns` makes them. Nothing else is read: not the reviewers, not the
  * resource entries or totals, and not the reviews at all without `parts`; the reviews'
- * forms only for comments. Nothing of the reviews of the caller's own rows, as there.
+ * forms only for comments. Nothing of the reviews of the caller's own rows, nor of those
+ * they have a conflict of interest with, as there.
  */
 async function leanColumnsOfCall(
   work: ReadWork,
@@ -200,6 +204,12 @@ async function leanColumnsOfCall(
   return (rows) => chairColumnsFrom(data, rows, parts, 'json', 'lean');
 }
 
+/**
+ * The caller may see nothing of this row's reviews: it is their own proposal, or they have
+ * a conflict of interest with it.
+ */
+const keptFromReviews = (row: CallProposalRow) => row.own || row.conflicted;
+
 /** The chair's columns of some rows, by proposal id, and the call's totals. */
 interface ChairColumnsOfRows {
   columns: Map<number, ChairColumns>;
@@ -208,7 +218,8 @@ interface ChairColumnsOfRows {
 
 /**
  * The chair's columns of `rows` from what was read for them; with `columns` `lean`, of
- * those only `isReviewed` (nothing on the caller's own rows) beside `parts`, and no totals.
+ * those only `isReviewed` (nothing on the caller's own rows, nor on those they have a
+ * conflict of interest with) beside `parts`, and no totals.
  */
 function chairColumnsFrom(
   data: ChairData,
@@ -229,7 +240,7 @@ function chairColumnsFrom(
   const columnsOf = new Map<number, ChairColumns>();
   for (const row of rows) {
     const resources = lean ? {} : { resourceValues: resourceValues(entriesOf.get(row.id) ?? []) };
-    if (row.own) {
+    if (keptFromReviews(row)) {
       columnsOf.set(row.id, resources);
       continue;
     }
@@ -239,7 +250,7 @@ function chairColumnsFrom(
     columnsOf.set(row.id, {
       ...resources,
       ...(!lean && {
-        reviewers: (reviewersOf.get(row.id) ?? []).map(({ id, name }) => ({ id, name })),
+        reviewers: presentReviewers(reviewersOf.get(row.id) ?? [], true),
       }),
       isReviewed: row.reviewed,
       ...(!lean && {

@@ -39,6 +39,28 @@ const reviewScoresOfCall = (callId: number) => sql`(
   group by r."proposal_id"
 ) as "review_scores"`;
 
+/**
+ * Each proposal of a call with its conflicts of interest counted by state, and whether its
+ * applicants declared any, as `"conflict_counts"`: one grouped scan of the call's
+ * conflicts, joined to the list's rows, never a count per row.
+ */
+const conflictCountsOfCall = (callId: number) => sql`(
+  select c."proposal_id",
+    count(*) filter (where c."state" = 'confirmed') as "confirmed",
+    count(*) filter (where c."state" = 'suggested') as "suggested",
+    bool_or(c."source" = 'applicant') as "declared"
+  from "conflicts" c inner join "proposals" p on p."id" = c."proposal_id"
+  where p."call_id" = ${callId}
+  group by c."proposal_id"
+) as "conflict_counts"`;
+
+/** A proposal's conflicts as the chairs' list shows them (`CallProposal['conflicts']`). */
+export interface ConflictCounts {
+  confirmed: number;
+  suggested: number;
+  declaredByApplicants: boolean;
+}
+
 // --- Lists ------------------------------------------------------------------------------
 
 export interface CallProposalRow {
@@ -53,17 +75,29 @@ export interface CallProposalRow {
   reviewed: boolean;
   /** The caller is its author or a collaborator: nothing of its reviews reaches them. */
   own: boolean;
+  /**
+   * The caller has an enforced conflict of interest with it (`isConflicted`): nothing of
+   * its reviews reaches them either, nor of its conflicts.
+   */
+  conflicted: boolean;
+  /**
+   * Its conflicts of interest, when the query counted them (`conflictCounts`, for the
+   * chairs); null otherwise.
+   */
+  conflictCounts: ConflictCounts | null;
   updatedAt: Date;
 }
 
 /**
  * A list of a call's proposals as one caller asks for it: its search and its sort;
- * `downloads`, only the rows a download holds (the export).
+ * `downloads`, only the rows a download holds (the export); `conflictCounts`, each row's
+ * conflicts of interest counted (for callers who see the chair's columns only).
  */
 type CallProposalsListQuery = ListQuery & {
   resourceSort?: ResourceSort;
   typeId?: number;
   downloads?: boolean;
+  conflictCounts?: boolean;
 };
 
 /**
@@ -79,15 +113,17 @@ function callProposalsSelect(
   query: CallProposalsListQuery,
   now: Date,
 ) {
-  const { scope, own, visible, reviewed } = listScopeSql(actor, call, now);
+  const { scope, own, conflicted, visible, reviewed } = listScopeSql(actor, call, now);
   const { key } = parseSort(query.sort);
   // The proposal's score (the `result`: the mean of its reviews' scores), only to sort
   // by, and only for those who may see it: for anyone else, and on a chair's own
-  // proposals, every row sorts as having none. The scores join in only for that sort.
+  // proposals and those they have a conflict of interest with, every row sorts as having
+  // none. The scores join in only for that sort.
   const byScore = scope.reviewed && key === 'score';
   const score = byScore
-    ? sql`(case when ${own} then null else "review_scores"."mean" end)`
+    ? sql`(case when ${own} or ${conflicted} then null else "review_scores"."mean" end)`
     : sql`null::double precision`;
+  const counted = scope.reviewed && query.conflictCounts === true;
   // A resource column, likewise only for those who see the chair's columns. A chair's
   // own proposals sort by theirs too: the chair's list shows their resources (only their
   // reviews are kept from them), and the order tells nothing the column does not.
@@ -120,6 +156,13 @@ function callProposalsSelect(
       stateVal: proposals.stateVal,
       reviewed,
       own,
+      conflicted,
+      conflictCounts: counted
+        ? sql<ConflictCounts>`json_build_object(
+            'confirmed', coalesce("conflict_counts"."confirmed", 0),
+            'suggested', coalesce("conflict_counts"."suggested", 0),
+            'declaredByApplicants', coalesce("conflict_counts"."declared", false))`
+        : sql<null>`null`,
       updatedAt: proposals.updatedAt,
     })
     .from(proposals)
@@ -130,6 +173,11 @@ function callProposalsSelect(
     rows.leftJoin(
       reviewScoresOfCall(call.id),
       sql`"review_scores"."proposal_id" = "proposals"."id"`,
+    );
+  if (counted)
+    rows.leftJoin(
+      conflictCountsOfCall(call.id),
+      sql`"conflict_counts"."proposal_id" = "proposals"."id"`,
     );
   if (resourceSort)
     rows.leftJoin(
@@ -152,19 +200,20 @@ function callProposalsSelect(
       ['score', 'resource'],
     ),
   );
-  const counted = tx
+  const total = tx
     .select({ total: count() })
     .from(proposals)
     .innerJoin(proposalTypes, eq(proposalTypes.id, proposals.proposalTypeId))
     .innerJoin(users, eq(users.id, proposals.authorId))
     .where(where);
-  return { rows, counted };
+  return { rows, counted: total };
 }
 
-const rowOf = <T extends { reviewed: unknown; own: unknown }>(row: T) => ({
+const rowOf = <T extends { reviewed: unknown; own: unknown; conflicted: unknown }>(row: T) => ({
   ...row,
   reviewed: Boolean(row.reviewed),
   own: Boolean(row.own),
+  conflicted: Boolean(row.conflicted),
 });
 
 /**
@@ -189,7 +238,8 @@ export async function callProposalPage(
 /**
  * Every proposal of a call the caller may see (of one of its types with `typeId`) that a
  * download holds, in the list's default order (by name): its pages' rows but the drafts,
- * in one query, for the chair's export.
+ * in one query, for the chair's export; with `conflictCounts`, their conflicts counted as
+ * the pages count them.
  */
 export async function callProposalRows(
   tx: Tx,
@@ -197,6 +247,7 @@ export async function callProposalRows(
   call: CallRow,
   now: Date,
   typeId?: number,
+  conflictCounts = false,
 ): Promise<CallProposalRow[]> {
   const query = {
     page: 1,
@@ -205,6 +256,7 @@ export async function callProposalRows(
     q: '',
     typeId,
     downloads: true,
+    conflictCounts,
   };
   const { rows } = callProposalsSelect(tx, actor, call, query, now);
   return (await rows).map(rowOf);

@@ -11,6 +11,7 @@ import {
 } from '@merit/contract';
 import {
   callMessages,
+  conflictMessages,
   decide,
   PROPOSAL_STATE,
   proposalListScope,
@@ -78,7 +79,13 @@ export async function getCallProposals(
   const resourceForms = byResource ? await resourceFormsOfCall(work.tx, call.id) : undefined;
   const resourceSort = resourceForms && resourceSortOf(resourceForms, query);
   const [{ total, rows }, knownTotals] = await Promise.all([
-    callProposalPage(work.tx, work.actor, call, { ...query, resourceSort }, work.now),
+    callProposalPage(
+      work.tx,
+      work.actor,
+      call,
+      { ...query, resourceSort, conflictCounts: chair },
+      work.now,
+    ),
     resourceForms && resourceTotalsOf(work.tx, call.id, resourceForms),
   ]);
   if (resourceSort && !knownTotals?.facilities.includes(resourceSort.facility))
@@ -123,6 +130,9 @@ function resourceSortOf(forms: readonly ResourceForm[], query: CallProposalsQuer
  * download of one type is sent none of the others'); refused (400) when the call has no
  * such type. With `query.columns` `lean`, of the chair's columns only `isReviewed`, and
  * no totals: the reviewers, scores and resources are not read (the Comments download).
+ * A proposal the caller has a conflict of interest with keeps its row and resources, but
+ * nothing of its reviews, scores or decision: its row says `myConflict`, and `omitted`
+ * names it with the note the downloads write.
  */
 export async function getCallProposalExport(
   work: ReadWork,
@@ -136,7 +146,8 @@ export async function getCallProposalExport(
     throw invalid({ type: [exportTypeNotInCall] }, exportTypeNotInCall);
   // Every read chooses its rows by the call's id (and type), so none waits for another.
   const [rows, chairColumnsOfRows] = await Promise.all([
-    callProposalRows(work.tx, work.actor, call, work.now, typeId),
+    // The chair's columns as the pages give them, conflicts' counts included; none when lean.
+    callProposalRows(work.tx, work.actor, call, work.now, typeId, query.columns === 'chair'),
     callChairColumns(work, call, query.include, typeId, query.columns),
   ]);
   const chairs = chairColumnsOfRows(rows);
@@ -145,7 +156,15 @@ export async function getCallProposalExport(
     ...presentCallProposal(row, false),
     ...chairs.columns.get(row.id),
   }));
-  return { items, total: items.length, ...chairs.totals };
+  const omitted = rows
+    .filter((row) => row.conflicted)
+    .map((row) => ({ proposalId: row.id, reason: conflictMessages.exportOmitted }));
+  return {
+    items,
+    total: items.length,
+    ...chairs.totals,
+    ...(omitted.length > 0 ? { omitted } : {}),
+  };
 }
 
 /**

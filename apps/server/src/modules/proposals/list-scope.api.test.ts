@@ -1,13 +1,15 @@
 import type { CallProposal } from '@merit/contract';
 import {
   decide,
+  isConflicted,
   isReviewed,
   proposalStateName,
   seesReviewProgress,
+  type ConflictFacts,
   type ProposalResource,
 } from '@merit/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calls, proposalCollaborators } from '../../db/schema.js';
+import { calls, conflicts, proposalCollaborators } from '../../db/schema.js';
 import { loadActor } from '../../platform/data/work.js';
 import { makeProposal, makeReview } from '../../../test/call-fixtures.js';
 import {
@@ -24,9 +26,10 @@ import { eq } from 'drizzle-orm';
 
 /**
  * Which proposals of a call a caller sees, and whether they read Reviewed, is decided
- * twice: by `proposalPolicy.view` (and `seesReviewProgress`) for one proposal, and in SQL
- * for the list of thousands. Every persona, on proposals in every state and of every
- * relation to them, must get the same answers from both.
+ * twice: by `proposalPolicy.view` (and `seesReviewProgress`, and `isConflicted`) for one
+ * proposal, and in SQL for the list of thousands. Every persona, on proposals in every
+ * state and of every relation to them, conflicts of interest included, must get the same
+ * answers from both.
  */
 let ctx: TestContext;
 beforeAll(async () => {
@@ -69,11 +72,17 @@ describe("a call's proposal list, in SQL and in the domain", () => {
       collaboratorIds: number[];
       stateVal: number;
       reviewed: boolean;
+      /** Whose conflict of interest with it is recorded, and what it is. */
+      conflict: { userId: number; facts: ConflictFacts } | null;
     }[] = [];
     async function propose(
       authorId: number,
       stateVal: number,
-      options: { collaboratorId?: number; reviewed?: boolean } = {},
+      options: {
+        collaboratorId?: number;
+        reviewed?: boolean;
+        conflict?: { userId: number; state: ConflictFacts['state'] };
+      } = {},
     ) {
       const proposal = await makeProposal(app, {
         callId,
@@ -86,12 +95,31 @@ describe("a call's proposal list, in SQL and in the domain", () => {
           .insert(proposalCollaborators)
           .values({ proposalId: proposal.id, userId: options.collaboratorId });
       if (options.reviewed) await makeReview(app, proposal.id, reviewer.id);
+      const conflict =
+        options.conflict &&
+        ({
+          userId: options.conflict.userId,
+          facts: {
+            type: 'personal',
+            source: 'chair',
+            state: options.conflict.state,
+            pinned: false,
+          },
+        } satisfies (typeof made)[number]['conflict']);
+      if (conflict)
+        await app.db.insert(conflicts).values({
+          proposalId: proposal.id,
+          userId: conflict.userId,
+          ...conflict.facts,
+          changedAt: now,
+        });
       made.push({
         id: proposal.id,
         authorId,
         collaboratorIds: options.collaboratorId ? [options.collaboratorId] : [],
         stateVal,
         reviewed: Boolean(options.reviewed),
+        conflict: conflict ?? null,
       });
     }
     const stranger = await makeUser(app);
@@ -104,6 +132,16 @@ describe("a call's proposal list, in SQL and in the domain", () => {
       for (const who of PERSONAS) {
         await propose(people[who].id, stateVal, { reviewed });
         await propose(stranger.id, stateVal, { reviewed, collaboratorId: people[who].id });
+        // A conflict of interest, enforced or not; and the authorship conflict of their own.
+        for (const state of ['confirmed', 'dismissed'] as const)
+          await propose(stranger.id, stateVal, {
+            reviewed,
+            conflict: { userId: people[who].id, state },
+          });
+        await propose(people[who].id, stateVal, {
+          reviewed,
+          conflict: { userId: people[who].id, state: 'confirmed' },
+        });
       }
     }
 
@@ -112,6 +150,9 @@ describe("a call's proposal list, in SQL and in the domain", () => {
     let hiddenSomewhere = 0;
     let reviewedSomewhere = 0;
     let editableSomewhere = 0;
+    let conflictedSomewhere = 0;
+    let hiddenReviewed = 0;
+    const scopeReviewed = (who: (typeof PERSONAS)[number]) => who === 'chair' || who === 'admin';
     for (const who of PERSONAS) {
       const user = people[who];
       const actor = await loadActor(app.db, user.id, user.isAdmin);
@@ -127,12 +168,14 @@ describe("a call's proposal list, in SQL and in the domain", () => {
           hasReviews: p.reviewed,
           reviewerIds: [],
           actorHasReview: false,
-          actorConflict: null,
+          actorConflict: p.conflict?.userId === user.id ? p.conflict.facts : null,
           actorDeclared: false,
         };
         if (decide('proposal.view', actor, resource, now) !== true) return [];
+        const conflicted = isConflicted(actor, resource);
         const reviewed =
           seesReviewProgress(actor, resource, now) &&
+          !conflicted &&
           isReviewed({
             stateVal: p.stateVal,
             reviewerIds: p.reviewed ? [reviewer.id] : [],
@@ -144,6 +187,7 @@ describe("a call's proposal list, in SQL and in the domain", () => {
             state: proposalStateName(p.stateVal, reviewed),
             editable:
               decide('proposal.lock', actor, { ...resource, hasReviews: false }, now) === true,
+            conflicted,
           },
         ];
       });
@@ -155,7 +199,12 @@ describe("a call's proposal list, in SQL and in the domain", () => {
       });
       expect(res.statusCode, res.body).toBe(200);
       const page = res.json() as { items: CallProposal[]; total: number };
-      const listed = page.items.map((i) => ({ id: i.id, state: i.state, editable: i.editable }));
+      const listed = page.items.map((i) => ({
+        id: i.id,
+        state: i.state,
+        editable: i.editable,
+        conflicted: i.myConflict === true,
+      }));
       const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
       expect(listed.sort(byId), who).toEqual(expected.sort(byId));
       expect(page.total, who).toBe(expected.length);
@@ -163,6 +212,11 @@ describe("a call's proposal list, in SQL and in the domain", () => {
       hiddenSomewhere += made.length - expected.length;
       reviewedSomewhere += expected.filter((e) => e.state === 'Reviewed').length;
       editableSomewhere += expected.filter((e) => e.editable).length;
+      conflictedSomewhere += expected.filter((e) => e.conflicted).length;
+      // A conflict of interest hides Reviewed from whoever would see it otherwise.
+      hiddenReviewed += expected.filter(
+        (e) => e.conflicted && made.find((p) => p.id === e.id)!.reviewed && scopeReviewed(who),
+      ).length;
     }
     // Each answer occurs, so the comparison means something.
     expect(seenSomewhere).toBeGreaterThan(0);
@@ -170,5 +224,7 @@ describe("a call's proposal list, in SQL and in the domain", () => {
     expect(reviewedSomewhere).toBeGreaterThan(0);
     expect(editableSomewhere).toBeGreaterThan(0);
     expect(editableSomewhere).toBeLessThan(seenSomewhere);
+    expect(conflictedSomewhere).toBeGreaterThan(0);
+    expect(hiddenReviewed).toBeGreaterThan(0);
   });
 });

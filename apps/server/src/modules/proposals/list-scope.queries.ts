@@ -2,6 +2,7 @@ import { proposalListScope, type CommitteeActor } from '@merit/domain';
 import { gte, or, sql, type SQL } from 'drizzle-orm';
 import { proposals } from '../../db/schema.js';
 import type { CallRow } from '../calls/calls.queries.js';
+import { enforcedConflictProposalIdsSql } from '../conflicts/conflicts.queries.js';
 import { reviewedSql } from './reviewed.queries.js';
 
 /*
@@ -23,21 +24,37 @@ export const ownSql = (actorId: number) => sql<boolean>`(
 )`;
 
 /**
+ * The actor has a conflict of interest with the proposal in the FROM as `proposals` that
+ * is enforced (the domain's `isConflicted`): confirmed and not overridden
+ * (`enforcedConflictProposalIdsSql`), on a call with conflicts turned on, and not of its team (who are kept away as its team). One scan of the actor's
+ * confirmed conflicts (`conflicts_user_idx`), however many proposals the list holds.
+ */
+export const conflictedSql = (actorId: number, call: Pick<CallRow, 'conflictsEnabled'>) =>
+  call.conflictsEnabled
+    ? sql<boolean>`(
+  "proposals"."id" in ${enforcedConflictProposalIdsSql(actorId)}
+  and not ${ownSql(actorId)}
+)`
+    : sql<boolean>`false`;
+
+/**
  * The caller's scope of a call's list (`proposalListScope`) as SQL over `proposals` in the
  * FROM: `visible`, the WHERE of the rows they see (undefined: all of them); `reviewed`,
- * whether a row shows as Reviewed to them (never on their own proposals); `own`, whether
- * they are its author or a collaborator.
+ * whether a row shows as Reviewed to them (never on their own proposals, nor on those they
+ * have a conflict of interest with); `own`, whether they are its author or a collaborator;
+ * `conflicted`, whether they have an enforced conflict of interest with it.
  */
 export function listScopeSql(actor: CommitteeActor, call: CallRow, now: Date) {
   const scope = proposalListScope(actor, call, now);
   const own = ownSql(actor.id);
+  const conflicted = conflictedSql(actor.id, call);
   const visible: Record<typeof scope.rows, SQL | undefined> = {
     all: undefined,
     submittedAndOwn: or(gte(proposals.stateVal, 1), own),
     own,
   };
   const reviewed = scope.reviewed
-    ? sql<boolean>`(${reviewedSql} and not ${own})`
+    ? sql<boolean>`(${reviewedSql} and not ${own} and not ${conflicted})`
     : sql<boolean>`false`;
-  return { scope, own, visible: visible[scope.rows], reviewed };
+  return { scope, own, conflicted, visible: visible[scope.rows], reviewed };
 }

@@ -103,6 +103,8 @@ export function presentProposal(
     authorEmail: loaded.author.email,
     proposalTypeId: proposal.proposalTypeId,
     proposalTypeName: loaded.typeName,
+    // Reviewed is review progress: kept, as the reviews are, from anyone with a conflict of
+    // interest with it.
     ...stateOf(proposal.stateVal, loaded.reviewed && seesReviewProgress(actor, resource, now)),
     collaboratorIds: loaded.collaborators.map((c) => c.id),
     collaborators: loaded.collaborators,
@@ -129,7 +131,13 @@ export function presentProposal(
   };
 }
 
-/** A row of a call's proposal list; `reviewed` is already false for callers who may not know. */
+/**
+ * A row of a call's proposal list; `reviewed` is already false for callers who may not
+ * know. `myConflict` when the caller has a conflict of interest with it (its review columns
+ * are left out for them); its conflicts' counts when the query read them (for chairs), but
+ * never on the caller's own proposal or one they have a conflict with, whose conflicts are
+ * another chair's to judge.
+ */
 export const presentCallProposal = (row: CallProposalRow, editable: boolean): CallProposal => ({
   id: row.id,
   proposalName: row.name,
@@ -140,6 +148,8 @@ export const presentCallProposal = (row: CallProposalRow, editable: boolean): Ca
   ...stateOf(row.stateVal, row.reviewed),
   lastModified: row.updatedAt.toISOString(),
   editable,
+  ...(row.conflicted ? { myConflict: true as const } : {}),
+  ...(row.conflictCounts && !row.own && !row.conflicted ? { conflicts: row.conflictCounts } : {}),
 });
 
 /** A row of the caller's own proposals: never Reviewed, since they are the caller's own. */

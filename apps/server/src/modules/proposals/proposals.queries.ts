@@ -117,7 +117,9 @@ function pageSql(wanted: boolean) {
 const actorConflictSql = (actor: CommitteeActor) => ({
   actorConflict: sql<ConflictFacts | null>`(
     select json_build_object('type', c."type", 'source', c."source", 'state', c."state",
-      'pinned', c."pinned")
+      'pinned', c."pinned", 'overridden', exists (select 1 from ${proposalReviewers} pr
+        where pr."proposal_id" = c."proposal_id" and pr."user_id" = c."user_id"
+          and pr."override_reason" is not null))
     from ${conflicts} c
     where c."proposal_id" = ${proposals.id} and c."user_id" = ${actor.id}::int)`,
   actorDeclared: sql<boolean>`exists (

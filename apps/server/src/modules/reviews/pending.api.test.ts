@@ -1,4 +1,5 @@
 import { PENDING_REVIEWS_PAGE, type PendingReview } from '@merit/contract';
+import type { ConflictFacts, ConflictState } from '@merit/domain';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProposal, makeReview } from '../../../test/call-fixtures.js';
@@ -19,6 +20,7 @@ import {
 import {
   calls,
   committeeRoles,
+  conflicts,
   extensions,
   proposalCollaborators,
   proposalReviewers,
@@ -59,7 +61,7 @@ const WINDOWS = {
 async function makeCall(
   committeeId: number,
   windows: (typeof WINDOWS)[keyof typeof WINDOWS],
-  settings: { isReviewOpen: boolean; closed?: boolean },
+  settings: { isReviewOpen: boolean; closed?: boolean; conflictsEnabled?: boolean },
 ) {
   const { callId, typeId } = await makeProposalCall(ctx.app, { committeeId, forms, admin });
   await ctx.app.db
@@ -71,6 +73,7 @@ async function makeCall(
       reviewTermination: at(windows.review[1]),
       isReviewOpen: settings.isReviewOpen,
       closed: settings.closed ?? false,
+      conflictsEnabled: settings.conflictsEnabled ?? true,
     })
     .where(eq(calls.id, callId));
   return { callId, typeId };
@@ -113,6 +116,11 @@ describe('pending reviews, in SQL and in the domain', () => {
       await makeCall(committee.id, WINDOWS.reviewing, { isReviewOpen: true, closed: true }),
       await makeCall(otherCommittee.id, WINDOWS.reviewing, { isReviewOpen: true }),
       await makeCall(committee.id, WINDOWS.overlapping, { isReviewOpen: true }),
+      // Conflicts of interest recorded, but not enforced.
+      await makeCall(committee.id, WINDOWS.reviewing, {
+        isReviewOpen: true,
+        conflictsEnabled: false,
+      }),
     ];
 
     /** Every proposal made, with what the domain needs to judge it. */
@@ -125,6 +133,7 @@ describe('pending reviews, in SQL and in the domain', () => {
       reviewedBy: number[];
       stateVal: number;
       extended: boolean;
+      conflictOf: { userId: number; facts: ConflictFacts } | null;
     }[] = [];
     const stranger = await makeUser(app);
     const extendedAuthor = await makeUser(app);
@@ -140,7 +149,13 @@ describe('pending reviews, in SQL and in the domain', () => {
       const propose = async (
         authorId: number,
         stateVal: number,
-        options: { collaboratorId?: number; reviewerId?: number; reviewedBy?: number } = {},
+        options: {
+          collaboratorId?: number;
+          reviewerId?: number;
+          reviewedBy?: number;
+          /** A conflict of interest of this person with it, in this state. */
+          conflict?: { userId: number; state: ConflictState };
+        } = {},
       ) => {
         const proposal = await makeProposal(app, {
           callId,
@@ -157,6 +172,19 @@ describe('pending reviews, in SQL and in the domain', () => {
             .insert(proposalReviewers)
             .values({ proposalId: proposal.id, userId: options.reviewerId });
         if (options.reviewedBy) await makeReview(app, proposal.id, options.reviewedBy);
+        const facts: ConflictFacts | undefined = options.conflict && {
+          type: 'personal',
+          source: 'chair',
+          state: options.conflict.state,
+          pinned: false,
+        };
+        if (options.conflict && facts)
+          await app.db.insert(conflicts).values({
+            proposalId: proposal.id,
+            userId: options.conflict.userId,
+            ...facts,
+            changedAt: now,
+          });
         made.push({
           id: proposal.id,
           callId,
@@ -166,6 +194,7 @@ describe('pending reviews, in SQL and in the domain', () => {
           reviewedBy: options.reviewedBy ? [options.reviewedBy] : [],
           stateVal,
           extended: authorId === extendedAuthor.id,
+          conflictOf: options.conflict && facts ? { userId: options.conflict.userId, facts } : null,
         });
       };
       await propose(stranger.id, 0);
@@ -178,6 +207,10 @@ describe('pending reviews, in SQL and in the domain', () => {
         await propose(stranger.id, 1, { reviewerId: id });
         await propose(stranger.id, 0, { reviewerId: id });
         await propose(stranger.id, 1, { reviewerId: id, reviewedBy: id });
+        for (const state of ['confirmed', 'suggested', 'dismissed'] as const) {
+          await propose(stranger.id, 1, { conflict: { userId: id, state } });
+          await propose(stranger.id, 1, { reviewerId: id, conflict: { userId: id, state } });
+        }
       }
     }
 
@@ -196,29 +229,33 @@ describe('pending reviews, in SQL and in the domain', () => {
     );
     let pendingSomewhere = 0;
     let notPendingSomewhere = 0;
+    let conflictedSomewhere = 0;
     for (const who of PERSONAS) {
       const user = people[who];
       const actor = await loadActor(app.db, user.id, user.isAdmin);
+      const reviewable = (p: (typeof made)[number], actorConflict: ConflictFacts | null) =>
+        mayReview(
+          actor,
+          {
+            call: callRows.get(p.callId)!,
+            authorId: p.authorId,
+            collaboratorIds: p.collaboratorIds,
+            stateVal: p.stateVal,
+            authorExtensions: p.extended ? [{ commencement: at(-1), termination: at(1) }] : [],
+            reviewerIds: p.reviewerIds,
+            actorHasReview: p.reviewedBy.includes(user.id),
+            actorConflict,
+            actorDeclared: false,
+          },
+          now,
+        ) === true;
+      const conflictOf = (p: (typeof made)[number]) =>
+        p.conflictOf?.userId === user.id ? p.conflictOf.facts : null;
+      conflictedSomewhere += made.filter(
+        (p) => reviewable(p, null) && !reviewable(p, conflictOf(p)),
+      ).length;
       const expected = made
-        .filter(
-          (p) =>
-            !p.reviewedBy.includes(user.id) &&
-            mayReview(
-              actor,
-              {
-                call: callRows.get(p.callId)!,
-                authorId: p.authorId,
-                collaboratorIds: p.collaboratorIds,
-                stateVal: p.stateVal,
-                authorExtensions: p.extended ? [{ commencement: at(-1), termination: at(1) }] : [],
-                reviewerIds: p.reviewerIds,
-                actorHasReview: p.reviewedBy.includes(user.id),
-                actorConflict: null,
-                actorDeclared: false,
-              },
-              now,
-            ) === true,
-        )
+        .filter((p) => !p.reviewedBy.includes(user.id) && reviewable(p, conflictOf(p)))
         // The list's order: nearest deadline, then the call, then the name (all alike
         // here), then the id.
         .sort((a, b) => {
@@ -258,6 +295,8 @@ describe('pending reviews, in SQL and in the domain', () => {
     // Each answer occurs, so the comparison means something.
     expect(pendingSomewhere).toBeGreaterThan(0);
     expect(notPendingSomewhere).toBeGreaterThan(0);
+    // And a conflict of interest takes some off that would be pending without it.
+    expect(conflictedSomewhere).toBeGreaterThan(0);
   });
 });
 

@@ -15,6 +15,7 @@ import {
 } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { calls, committees, proposals } from '../../db/schema.js';
+import { enforcedConflictProposalIdsSql } from '../conflicts/conflicts.queries.js';
 
 /*
  * Pending reviews (GET /pending_reviews/): the proposals a person may review now and has
@@ -43,6 +44,10 @@ export function pendingReviewSql(reviewer: PendingReviewer, now: Date): SQL | un
     ne(proposals.authorId, id),
     sql`not exists (select 1 from "proposal_collaborators" pc
       where pc."proposal_id" = "proposals"."id" and pc."user_id" = ${id})`,
+    // No conflict of interest of theirs with it that is enforced: confirmed, on a call
+    // with conflicts turned on (`isConflicted`).
+    sql`not (${calls.conflictsEnabled}
+      and "proposals"."id" in ${enforcedConflictProposalIdsSql(id)})`,
     // A current member of the call's committee.
     reviewer.committeeIds === null
       ? undefined

@@ -1,4 +1,5 @@
-import { proposalScores, reviewAccess, type Score } from '@merit/domain';
+import type { Reviewer } from '@merit/contract';
+import { isCommitteeChair, proposalScores, reviewAccess, type Score } from '@merit/domain';
 import type { ReadWork } from '../../platform/data/work.js';
 import type { LoadedProposal } from '../proposals/proposals.queries.js';
 import type { ReviewerName } from './reviews.queries.js';
@@ -16,9 +17,20 @@ export const seesReviewFacts = (work: ReadWork, loaded: LoadedProposal) =>
   reviewAccess(work.actor, loaded.resource, work.now) === 'all';
 
 /**
+ * A proposal's reviewers as the caller is shown them: with the reason a chair gave for
+ * assigning one despite a conflict of interest to `chair`s only (the committee's chairs and
+ * admins, who judge conflicts), never to a fellow reviewer.
+ */
+export const presentReviewers = (reviewers: readonly ReviewerName[], chair: boolean): Reviewer[] =>
+  reviewers.map(({ id, name, overrideReason }) =>
+    chair && overrideReason !== null ? { id, name, overrideReason } : { id, name },
+  );
+
+/**
  * What a proposal's page adds for those who see all its reviews (chairs, members who
  * may review it): its reviewers, whether it is Reviewed, and its scores. Nothing at all
- * for anyone else, its author and collaborators above all.
+ * for anyone else: its author and collaborators above all, and whoever has a conflict of
+ * interest with it (`reviewAccess` is 'none' for them).
  */
 export function reviewFactsOf(
   work: ReadWork,
@@ -26,8 +38,9 @@ export function reviewFactsOf(
   read: { reviewers: ReviewerName[]; reviews: { score: number | null; scores: Score[] }[] },
 ) {
   if (!seesReviewFacts(work, loaded)) return {};
+  const chair = isCommitteeChair(work.actor, loaded.call.committeeId, work.now);
   return {
-    reviewers: read.reviewers,
+    reviewers: presentReviewers(read.reviewers, chair),
     isReviewed: loaded.reviewed,
     reviewScores: proposalScores(read.reviews),
   };

@@ -20,6 +20,7 @@ import {
   users,
 } from '../../db/schema.js';
 import { personNameSql } from '../../platform/data/sql.js';
+import { enforcedConflictProposalIdsSql } from '../conflicts/conflicts.queries.js';
 import { typeFormsOf, type TypeFormDefinition } from '../forms/type-forms.queries.js';
 
 export type ReviewRow = typeof reviews.$inferSelect;
@@ -132,10 +133,14 @@ export async function reviewsOfProposal(tx: Tx, proposalId: number) {
     .orderBy(asc(reviews.createdAt), asc(reviews.id));
 }
 
-/** The reviewers a chair assigned to a proposal, by name. */
-export async function reviewersOf(tx: Tx, proposalId: number) {
+/** The reviewers a chair assigned to a proposal, by name, with any override's reason. */
+export async function reviewersOf(tx: Tx, proposalId: number): Promise<ReviewerName[]> {
   return tx
-    .select({ id: users.id, name: personNameSql(users) })
+    .select({
+      id: users.id,
+      name: personNameSql(users),
+      overrideReason: proposalReviewers.overrideReason,
+    })
     .from(proposalReviewers)
     .innerJoin(users, eq(users.id, proposalReviewers.userId))
     .where(eq(proposalReviewers.proposalId, proposalId))
@@ -150,6 +155,11 @@ const reviewerName = sql.raw(
 export interface ReviewerName {
   id: number;
   name: string;
+  /**
+   * Why a chair assigned them despite a conflict of interest with the proposal; null
+   * without one. Only chairs are shown it (`presentReviewers`).
+   */
+  overrideReason: string | null;
 }
 
 /**
@@ -159,7 +169,8 @@ export interface ReviewerName {
  * subquery an unqualified `id` would name the wrong table's.
  */
 export const reviewersJsonSql = (proposalId: AnyPgColumn) => sql<ReviewerName[]>`(
-  select coalesce(json_agg(json_build_object('id', u."id", 'name', ${reviewerName})
+  select coalesce(json_agg(json_build_object('id', u."id", 'name', ${reviewerName},
+      'overrideReason', a."override_reason")
     order by u."last_name", u."first_name", u."id"), '[]'::json)
   from "proposal_reviewers" a inner join "users" u on u."id" = a."user_id"
   where a."proposal_id" = ${proposalId})`;
@@ -256,6 +267,7 @@ async function reviewersOfSet(tx: Tx, set: ProposalSet) {
       proposalId: proposalReviewers.proposalId,
       id: users.id,
       name: personNameSql(users),
+      overrideReason: proposalReviewers.overrideReason,
     })
     .from(proposalReviewers)
     .innerJoin(users, eq(users.id, proposalReviewers.userId))
@@ -340,11 +352,19 @@ export async function reviewFormsOfCall(tx: Tx, callId: number, typeId?: number)
     .orderBy(asc(proposalTypeForms.proposalTypeId), asc(proposalTypeForms.position));
 }
 
-/** Assigns a reviewer; false when they were one already. */
-export async function insertReviewer(tx: Tx, proposalId: number, userId: number) {
+/**
+ * Assigns a reviewer, with the chair's reason when they have a conflict of interest with
+ * the proposal; false when they were one already.
+ */
+export async function insertReviewer(
+  tx: Tx,
+  proposalId: number,
+  userId: number,
+  overrideReason: string | null = null,
+) {
   const rows = await tx
     .insert(proposalReviewers)
-    .values({ proposalId, userId })
+    .values({ proposalId, userId, overrideReason })
     .onConflictDoNothing()
     .returning({ userId: proposalReviewers.userId });
   return rows.length > 0;
@@ -374,7 +394,11 @@ export async function candidateUser(tx: Tx, userId: number) {
   return row;
 }
 
-/** The caller's own reviews, newest change first, for the dashboard. */
+/**
+ * The caller's own reviews, newest change first, for the dashboard: not of a proposal they
+ * have an enforced conflict of interest with (declared after they reviewed it), whose
+ * reviews, their own among them, are closed to them now.
+ */
 export async function myReviews(tx: Tx, reviewerId: number) {
   return tx
     .select({
@@ -389,6 +413,12 @@ export async function myReviews(tx: Tx, reviewerId: number) {
     .from(reviews)
     .innerJoin(proposals, eq(proposals.id, reviews.proposalId))
     .innerJoin(calls, eq(calls.id, proposals.callId))
-    .where(eq(reviews.reviewerId, reviewerId))
+    .where(
+      and(
+        eq(reviews.reviewerId, reviewerId),
+        sql`not (${calls.conflictsEnabled}
+          and ${proposals.id} in ${enforcedConflictProposalIdsSql(reviewerId)})`,
+      ),
+    )
     .orderBy(desc(reviews.updatedAt), desc(reviews.id));
 }

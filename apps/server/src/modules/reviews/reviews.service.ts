@@ -14,9 +14,11 @@ import type {
 } from '@merit/contract';
 import {
   addErrors,
+  conflictMessages,
   decide,
   hasErrors,
   isCommitteeChair,
+  isEnforced,
   isRoleCurrent,
   proposalScores,
   reviewAccess,
@@ -30,13 +32,15 @@ import {
   type ScoredForm,
 } from '@merit/domain';
 import { addToAuditBatch } from '../../platform/data/audit.js';
-import { forbidden, invalid, notFound, stale } from '../../platform/http/http-errors.js';
+import { conflict, forbidden, invalid, notFound, stale } from '../../platform/http/http-errors.js';
 import { enqueueMail } from '../../platform/io/mail-job.js';
 import { loadActor, type ReadWork, type Work } from '../../platform/data/work.js';
+import { conflictOfPerson } from '../conflicts/conflicts.queries.js';
 import { answerErrors } from '../forms/form-access.js';
 import type { LoadedProposal } from '../proposals/proposals.queries.js';
 import { loadFor } from '../proposals/proposal-access.js';
 import { pendingReviewPage, pendingReviewTotal } from './pending.queries.js';
+import { presentReviewers } from './review-access.js';
 import { reviewerAddedMail, reviewerRemovedMail } from './reviews.mails.js';
 import {
   candidateUser,
@@ -65,9 +69,12 @@ const reviewLink = (publicUrl: string, proposal: { id: number; callId: number })
 // --- Reviewers -----------------------------------------------------------------------------
 
 /**
- * POST /reviewers/: a chair assigns a current member of the committee, neither the
- * proposal's author nor a collaborator, once it has left the submission stage. The new
- * reviewer gets a mail; the author learns nothing.
+ * POST /reviewers/: a chair (without a conflict of interest with the proposal) assigns a
+ * current member of the committee, neither the proposal's author nor a collaborator, once
+ * it has left the submission stage. A member with an enforced conflict of interest with it
+ * is 409 `conflict` naming the conflict, unless the chair gives `overrideReason`: then the
+ * reason is stored with the assignment, in its audit row, and shown to chairs beside the
+ * reviewer. The new reviewer gets a mail; the author learns nothing.
  */
 export async function assignReviewer(
   work: Work,
@@ -80,13 +87,23 @@ export async function assignReviewer(
   const candidate = await loadActor(work.tx, person.id, false);
   const problem = reviewerCandidateProblem(candidate, loaded.resource, work.now);
   if (problem) throw invalid({ userId: [problem] });
-  if (!(await insertReviewer(work.tx, loaded.proposal.id, person.id)))
+  const candidateConflict = await conflictOfPerson(work.tx, loaded.proposal.id, person.id);
+  // A reason given for a member without an enforced conflict overrides nothing: not kept.
+  const overrideReason = isEnforced(loaded.call, candidateConflict)
+    ? (input.overrideReason ?? null)
+    : null;
+  if (candidateConflict && isEnforced(loaded.call, candidateConflict) && overrideReason === null)
+    throw conflict(conflictMessages.assignConflicted(person.name, candidateConflict.type));
+  if (!(await insertReviewer(work.tx, loaded.proposal.id, person.id, overrideReason)))
     throw invalid({ userId: [reviewMessages.alreadyReviewer] });
   await work.audit({
     action: 'proposal.add_reviewer',
     entityId: loaded.proposal.id,
     before: { reviewerIds: loaded.resource.reviewerIds },
-    after: { reviewerIds: [...loaded.resource.reviewerIds, person.id] },
+    after: {
+      reviewerIds: [...loaded.resource.reviewerIds, person.id],
+      ...(overrideReason === null ? {} : { overrideReason }),
+    },
   });
   await enqueueMail(
     work,
@@ -97,7 +114,7 @@ export async function assignReviewer(
       link: reviewLink(publicUrl, loaded.proposal),
     }),
   );
-  return { id: person.id, name: person.name };
+  return presentReviewers([{ id: person.id, name: person.name, overrideReason }], true)[0]!;
 }
 
 /** DELETE /reviewers/: a chair takes an assignment back; the person gets a short note. */
@@ -326,7 +343,8 @@ export async function listProposalReviews(
     proposalName: loaded.proposal.name,
     callId,
     reviews,
-    reviewers: access === 'all' ? await reviewersOf(work.tx, proposalId) : [],
+    reviewers:
+      access === 'all' ? presentReviewers(await reviewersOf(work.tx, proposalId), chair) : [],
     ...(chair ? { totals: proposalScores(rows.map((r) => r.review)) } : {}),
   };
 }
