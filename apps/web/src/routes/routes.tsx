@@ -98,6 +98,7 @@ const DashboardPage = lazyPage(() => import('./dashboard/DashboardPage'));
 const CallListPage = lazyPage(() => import('./calls/CallListPage'));
 const CallDetailPage = lazyPage(() => import('./calls/CallDetailPage'));
 const ManageCallPage = lazyPage(() => import('./calls/ManageCallPage'));
+const CallConflictsPage = lazyPage(() => import('./calls/CallConflictsPage'));
 // The wizard brings the rich-text editor (TipTap), as its own chunk on top.
 const NewCallPage = lazyPage(() => import('./calls/NewCallPage'));
 const EditCallPage = lazyPage(() => import('./calls/EditCallPage'));
@@ -217,6 +218,7 @@ export const routes: RouteObject[] = [
                   { path: 'calls/:callId', element: page(CallDetailPage) },
                   { path: 'calls/:callId/update', element: page(EditCallPage) },
                   { path: 'calls/:callId/manage', element: page(ManageCallPage) },
+                  { path: 'calls/:callId/conflicts', element: page(CallConflictsPage) },
                   { path: 'calls/:callId/new', element: page(NewProposalPage) },
                   {
                     path: 'calls/:callId/proposals',

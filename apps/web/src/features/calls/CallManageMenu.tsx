@@ -17,6 +17,7 @@ export function CallManageMenu({ call, onManageExtensions }: CallManageMenuProps
     { label: 'View Proposals', to: `/calls/${call.id}/proposals/` },
     abilities.edit && { label: 'Edit Call Details', to: `/calls/${call.id}/update` },
     abilities.manage && { label: 'Manage Call', to: `/calls/${call.id}/manage` },
+    abilities.manage && { label: 'Conflicts of Interest', to: `/calls/${call.id}/conflicts` },
     abilities.manageExtensions && { label: 'Manage Extensions', onSelect: onManageExtensions },
   ];
   return <ManageMenu items={items.filter((item) => item !== false)} />;

@@ -1,4 +1,5 @@
 import type { CommitteeMember, ProposalDetail, Reviewer } from '@merit/contract';
+import { conflictMessages, conflictScreenMessages } from '@merit/domain';
 import {
   Box,
   Button,
@@ -21,6 +22,12 @@ import { useNotify } from '../../components/notifications/notification-context';
 import { SearchField } from '../../components/SearchField';
 import { useConfirm } from '../../components/use-confirm';
 import { useCall } from '../calls/calls.api';
+import { isConflictRefusal } from '../conflicts/conflicts.api';
+import {
+  ConflictBadge,
+  OverrideReasonDialog,
+  useReviewerConflicts,
+} from '../conflicts/ReviewerConflicts';
 import { assignReviewer, refreshReviews, removeReviewer, useCommitteeMembers } from './reviews.api';
 
 /** A committee member who may be chosen: one row per person, whatever their roles. */
@@ -87,10 +94,23 @@ export function ReviewersDialog({ proposal, open, onClose }: ReviewersDialogProp
   const call = useCall(proposal.callId);
   const members = useCommitteeMembers(call.data?.committeeId, open);
   const reviewers = proposal.reviewers ?? [];
+  // Members with a conflict of interest with it are shown, marked; a confirmed one is
+  // assigned only with the chair's reason (the server refuses it otherwise).
+  const conflicts = useReviewerConflicts(proposal, open);
+  const override = useConfirm<{ person: Candidate; message: string }>();
 
   const assignment = useMutation({
-    mutationFn: (person: Candidate) => assignReviewer(proposal.id, person.id),
-    onSuccess: (person) => notify(`${person.name} is now a reviewer of this proposal.`),
+    mutationFn: ({ person, overrideReason }: { person: Candidate; overrideReason?: string }) =>
+      assignReviewer(proposal.id, person.id, overrideReason),
+    onSuccess: (person) => {
+      notify(`${person.name} is now a reviewer of this proposal.`);
+      override.close();
+    },
+    onError: (error, { person, overrideReason }) => {
+      // A conflict this dialog did not know of (recorded meanwhile): the reason is asked now.
+      if (overrideReason === undefined && isConflictRefusal(error))
+        override.ask({ person, message: error.body.detail });
+    },
     onSettled: () => refreshReviews(queryClient),
   });
   const confirm = useConfirm<Reviewer>();
@@ -107,10 +127,25 @@ export function ReviewersDialog({ proposal, open, onClose }: ReviewersDialogProp
     assignment.reset();
     removal.reset();
   };
+  const assign = (person: Candidate) => {
+    resetErrors();
+    const conflict = conflicts.get(person.id);
+    if (conflict?.state === 'confirmed')
+      override.ask({
+        person,
+        message: conflictMessages.assignConflicted(person.name, conflict.type),
+      });
+    else assignment.mutate({ person });
+  };
 
   const candidates = members.data ? reviewerCandidates(members.data, proposal) : [];
   const shown = candidates.filter((candidate) => matches(candidate, search));
-  const failure = assignment.error ?? removal.error;
+  // A refusal for the conflict itself is the override's question, not an error.
+  const assignFailure =
+    assignment.error && !isConflictRefusal(assignment.error) && !override.open
+      ? assignment.error
+      : null;
+  const failure = assignFailure ?? removal.error;
   const loadFailure = call.error ?? members.error;
 
   let candidateList;
@@ -138,19 +173,21 @@ export function ReviewersDialog({ proposal, open, onClose }: ReviewersDialogProp
                 size="small"
                 variant="outlined"
                 aria-label={`Assign ${person.name}`}
-                loading={assignment.isPending && assignment.variables?.id === person.id}
+                loading={assignment.isPending && assignment.variables?.person.id === person.id}
                 disabled={assignment.isPending}
-                onClick={() => {
-                  resetErrors();
-                  assignment.mutate(person);
-                }}
+                onClick={() => assign(person)}
               >
                 Assign
               </Button>
             }
           >
             <ListItemText
-              primary={person.role === 'CHAIR' ? `${person.name} (chair)` : person.name}
+              primary={
+                <>
+                  {person.role === 'CHAIR' ? `${person.name} (chair)` : person.name}
+                  <ConflictBadge conflict={conflicts.get(person.id)} />
+                </>
+              }
               secondary={person.email}
             />
           </ListItem>
@@ -192,7 +229,19 @@ export function ReviewersDialog({ proposal, open, onClose }: ReviewersDialogProp
                   </Button>
                 }
               >
-                <ListItemText primary={person.name} />
+                <ListItemText
+                  primary={
+                    <>
+                      {person.name}
+                      <ConflictBadge conflict={conflicts.get(person.id)} />
+                    </>
+                  }
+                  secondary={
+                    person.overrideReason
+                      ? conflictScreenMessages.overrideShown(person.overrideReason)
+                      : undefined
+                  }
+                />
               </ListItem>
             ))}
           </List>
@@ -210,6 +259,23 @@ export function ReviewersDialog({ proposal, open, onClose }: ReviewersDialogProp
       <DialogActions>
         <Button onClick={onClose}>Close</Button>
       </DialogActions>
+      <OverrideReasonDialog
+        open={override.open}
+        message={override.subject?.message ?? ''}
+        pending={assignment.isPending}
+        errors={
+          override.open && assignment.error && !isConflictRefusal(assignment.error)
+            ? errorMessages(assignment.error)
+            : []
+        }
+        onAssign={(overrideReason) =>
+          override.subject && assignment.mutate({ person: override.subject.person, overrideReason })
+        }
+        onCancel={() => {
+          override.close();
+          assignment.reset();
+        }}
+      />
       <ConfirmDialog
         open={confirm.open}
         title="Remove this reviewer?"

@@ -121,10 +121,14 @@ export function useCommitteeMembers(committeeId: number | undefined, enabled = t
   });
 }
 
-export function assignReviewer(proposalId: number, userId: number) {
+/**
+ * Assigns a reviewer. A member with a conflict of interest with the proposal needs
+ * `overrideReason`, the chair's written reason (without it: 409 `conflict`).
+ */
+export function assignReviewer(proposalId: number, userId: number, overrideReason?: string) {
   return apiRequest('/reviewers/', {
     method: 'POST',
-    body: { proposalId, userId },
+    body: { proposalId, userId, ...(overrideReason !== undefined ? { overrideReason } : {}) },
     schema: (c) => c.reviewer,
   });
 }

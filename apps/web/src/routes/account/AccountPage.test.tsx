@@ -24,6 +24,8 @@ function accountServer(initial: UserDetails, extra: Parameters<typeof stubApi>[0
     },
     // The Sessions section (features/account/SessionsTable.test.tsx tests it).
     'GET /auth/sessions/': { body: [] },
+    // The Recent collaborators section (features/conflicts/RecentCollaborators.test.tsx).
+    'GET /recent_collaborators/': { body: { collaborators: [] } },
     'POST /user_hash/': () => {
       current = { ...current, hash: 'NewHash234' };
       return { body: { hash: current.hash } };

@@ -26,6 +26,7 @@ import { SessionsTable } from '../../features/account/SessionsTable';
 import { TwoFactorSection } from '../../features/account/TwoFactorSection';
 import { YourData } from '../../features/account/YourData';
 import { currentUserKey, useCurrentUser } from '../../features/auth/session-hooks';
+import { RecentCollaborators } from '../../features/conflicts/RecentCollaborators';
 import { useAuthMethods } from '../../features/auth/use-auth-methods';
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
@@ -150,6 +151,9 @@ export default function AccountPage() {
           )}
         </Section>
       )}
+      <Section id="collaborators-heading" title="Recent collaborators">
+        <RecentCollaborators />
+      </Section>
       <Section id="roles-heading" title="Committee roles">
         <RolesTable roles={user.roles} labelledBy="roles-heading" />
       </Section>

@@ -115,6 +115,7 @@ describe('CallDetailPage', { timeout: 20_000 }, () => {
       'View Proposals',
       'Edit Call Details',
       'Manage Call',
+      'Conflicts of Interest',
       'Manage Extensions',
     ]);
     expect(within(menu).getByRole('menuitem', { name: 'Edit Call Details' })).toHaveAttribute(
@@ -124,6 +125,10 @@ describe('CallDetailPage', { timeout: 20_000 }, () => {
     expect(within(menu).getByRole('menuitem', { name: 'Manage Call' })).toHaveAttribute(
       'href',
       '/calls/12/manage',
+    );
+    expect(within(menu).getByRole('menuitem', { name: 'Conflicts of Interest' })).toHaveAttribute(
+      'href',
+      '/calls/12/conflicts',
     );
   });
 

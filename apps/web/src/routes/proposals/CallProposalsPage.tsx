@@ -16,6 +16,7 @@ import { DataTable, type Column } from '../../components/table/DataTable';
 import { encodeSort, useTableState, type TableState } from '../../components/table/use-table-state';
 import { useIdParam } from '../../components/use-id-param';
 import { useCall } from '../../features/calls/calls.api';
+import { ProposalConflictBadges } from '../../features/conflicts/ProposalConflictBadges';
 import { PdfStatus } from '../../features/files/PdfStatus';
 import { useProposalPdf } from '../../features/files/use-proposal-pdf';
 import {
@@ -44,9 +45,20 @@ import { useReviewFormOrder } from '../../features/reviews/reviews.api';
 /** How long typing must pause before the list is searched again. */
 const SEARCH_DELAY_MS = 300;
 
-const COLUMNS: readonly Column<CallProposal>[] = [
+/** The columns everyone sees; a row's name carries its conflict marks. */
+const columnsOf = (callId: number): Column<CallProposal>[] => [
   { key: 'type', header: 'Type', cell: (row) => row.proposalTypeName, sort: 'server' },
-  { key: 'name', header: 'Name', cell: (row) => row.proposalName, sort: 'server' },
+  {
+    key: 'name',
+    header: 'Name',
+    cell: (row) => (
+      <>
+        {row.proposalName}
+        <ProposalConflictBadges row={row} callId={callId} />
+      </>
+    ),
+    sort: 'server',
+  },
   { key: 'author', header: 'Proposal Author', cell: (row) => row.author, sort: 'server' },
   { key: 'state', header: 'State', cell: (row) => row.state, sort: 'server' },
 ];
@@ -159,7 +171,7 @@ function CallProposalsView({ callId }: { callId: number }) {
   };
 
   const columns: Column<CallProposal>[] = [
-    ...COLUMNS,
+    ...columnsOf(callId),
     ...(chair ? chairColumns(resources, labels) : []),
     {
       // One column for the row's buttons, which stays in view as the table scrolls.

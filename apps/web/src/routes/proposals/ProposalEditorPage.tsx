@@ -5,6 +5,9 @@ import { LoadingView } from '../../components/LoadingView';
 import { NotFoundView } from '../../components/NotFoundView';
 import { PageHeading } from '../../components/PageHeading';
 import { useIdParam } from '../../components/use-id-param';
+import { isDeclarationRequired } from '../../features/conflicts/conflicts.api';
+import { ConflictsPanel } from '../../features/conflicts/ConflictsPanel';
+import { DeclarationGate } from '../../features/conflicts/DeclarationGate';
 import { DecisionSummaryPanel } from '../../features/proposals/decision/DecisionSummaryPanel';
 import { editorForms } from '../../features/proposals/editor/editor-state';
 import { ProposalEditor } from '../../features/proposals/editor/ProposalEditor';
@@ -30,6 +33,9 @@ function ProposalEditorView({ callId, proposalId }: { callId: number; proposalId
 
   // Once loaded, the editor stays when a later refetch fails: it holds unsaved answers.
   if (proposal.data === undefined || order.data === undefined) {
+    // A member who must first say whether they have a conflict of interest with it.
+    if (isDeclarationRequired(proposal.error))
+      return <DeclarationGate proposalId={proposalId} callId={callId} />;
     const failed = proposal.isError ? proposal : order.isError ? order : null;
     if (failed)
       return <LoadFailedView error={failed.error} onRetry={() => void failed.refetch()} />;
@@ -42,6 +48,7 @@ function ProposalEditorView({ callId, proposalId }: { callId: number; proposalId
       <>
         <PageHeading>{proposal.data.proposalName}</PageHeading>
         <EmptyState>This proposal type has no forms to fill in.</EmptyState>
+        <ConflictsPanel proposal={proposal.data} />
         <DecisionSummaryPanel proposal={proposal.data} />
       </>
     );

@@ -7,6 +7,8 @@ import { NotFoundView } from '../../components/NotFoundView';
 import { PageHeading } from '../../components/PageHeading';
 import { useIdParam } from '../../components/use-id-param';
 import { useCurrentUser } from '../../features/auth/session-hooks';
+import { isDeclarationRequired } from '../../features/conflicts/conflicts.api';
+import { DeclarationGate } from '../../features/conflicts/DeclarationGate';
 import { editorForms } from '../../features/proposals/editor/editor-state';
 import { useProposal, useProposalFormOrder } from '../../features/proposals/proposals.api';
 import { ReviewEditor } from '../../features/reviews/editor/ReviewEditor';
@@ -81,6 +83,9 @@ function ReviewEditorView({
   const queries = [proposal, proposalOrder, reviewOrder, ...(existingId !== null ? [review] : [])];
   if (queries.some((query) => query.data === undefined) || (lookForOwn && list.isPending)) {
     const failed = queries.find((query) => query.data === undefined && query.isError);
+    // A member who must first say whether they have a conflict of interest with it.
+    if (failed && isDeclarationRequired(failed.error))
+      return <DeclarationGate proposalId={proposalId} callId={callId} />;
     if (failed)
       return <LoadFailedView error={failed.error} onRetry={() => void failed.refetch()} />;
     return <LoadingView label="Loading the review…" />;

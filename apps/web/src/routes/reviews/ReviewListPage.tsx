@@ -27,6 +27,8 @@ import { DataTable, type Column } from '../../components/table/DataTable';
 import { useTableState } from '../../components/table/use-table-state';
 import { useIdParam } from '../../components/use-id-param';
 import { formatCallDate } from '../../features/calls/call-dates';
+import { isDeclarationRequired } from '../../features/conflicts/conflicts.api';
+import { DeclarationGate } from '../../features/conflicts/DeclarationGate';
 import { saveBlob } from '../../features/files/downloads';
 import { reviewPath } from '../../features/reviews/review-paths';
 import { scoreLabels } from '../../features/reviews/review-forms';
@@ -56,6 +58,9 @@ function ReviewListView({ callId, proposalId }: { callId: number; proposalId: nu
   const order = useReviewFormOrder(callId);
 
   if (list.isPending || order.isPending) return <LoadingView label="Loading the reviews…" />;
+  // A member who must first say whether they have a conflict of interest with it.
+  if (list.isError && isDeclarationRequired(list.error))
+    return <DeclarationGate proposalId={proposalId} callId={callId} />;
   if (list.isError)
     return <LoadFailedView error={list.error} onRetry={() => void list.refetch()} />;
   return <ReviewList data={list.data} labels={scoreLabels(order.data)} />;

@@ -117,6 +117,8 @@ describe('the call wizard', { timeout: 20_000 }, () => {
       reviewOpenDateTime: new Date('2027-04-02T09:00').toISOString(),
       reviewCloseDateTime: new Date('2027-05-01T17:00').toISOString(),
       isReviewOpen: false,
+      // Both on unless the chair turns them off.
+      conflicts: { enabled: true, declarationRequired: true },
       description: '',
       proposalTypes: [{ typeName: 'Standard', typeId: null, proposalForms: [1], reviewForms: [2] }],
     });

@@ -5,6 +5,7 @@ import { DateTimeInput } from '../../../components/form/DateTimeInput';
 import { fieldMessages } from '../../../components/form/field-messages';
 import { SelectInput } from '../../../components/form/SelectInput';
 import { TextInput } from '../../../components/form/TextInput';
+import { ConflictSettingsFields } from '../../conflicts/ConflictSettingsFields';
 import { detailsErrors, DETAIL_LABELS, type CallDraft, type DateField } from './call-draft';
 
 // TipTap and ProseMirror load only once someone opens the wizard's first page.
@@ -110,6 +111,11 @@ export function DetailsStep({
             : 'Any member of the committee may then review. Otherwise only assigned reviewers may. This cannot be changed later.'}
         </FormHelperText>
       </Box>
+      <ConflictSettingsFields
+        enabled={draft.conflictsEnabled}
+        declarationRequired={draft.declarationRequired}
+        onChange={onChange}
+      />
       <Suspense
         fallback={<Skeleton variant="rounded" height={260} aria-label="Loading the editor…" />}
       >

@@ -39,6 +39,11 @@ export function SummaryStep({ draft, committeeName, forms }: SummaryStepProps) {
           [DETAIL_LABELS.reviewOpenDateTime!, date('reviewOpenDateTime')],
           [DETAIL_LABELS.reviewCloseDateTime!, date('reviewCloseDateTime')],
           [DETAIL_LABELS.isReviewOpen!, draft.isReviewOpen ? 'Yes' : 'No'],
+          [DETAIL_LABELS.conflictsEnabled!, draft.conflictsEnabled ? 'Yes' : 'No'],
+          [
+            DETAIL_LABELS.declarationRequired!,
+            draft.conflictsEnabled && draft.declarationRequired ? 'Yes' : 'No',
+          ],
         ]}
       />
       <Typography variant="h6" component="h2">

@@ -25,6 +25,11 @@ export const DETAIL_LABELS: Record<string, string> = {
   reviewOpenDateTime: 'Review starts',
   reviewCloseDateTime: 'Review deadline',
   isReviewOpen: 'Review open to all committee members',
+  conflictsEnabled: 'Record and enforce conflicts of interest',
+  declarationRequired: 'Members declare conflicts before reading a proposal',
+  // The server's names for them.
+  'conflicts.enabled': 'Record and enforce conflicts of interest',
+  'conflicts.declarationRequired': 'Members declare conflicts before reading a proposal',
   description: 'Description',
   proposalTypes: 'Proposal types',
 };
@@ -50,6 +55,10 @@ export interface CallDraft extends Record<DateField, string> {
   committee: string;
   name: string;
   isReviewOpen: boolean;
+  /** Conflicts of interest are recorded, detected and enforced (both on for a new call). */
+  conflictsEnabled: boolean;
+  /** Members say whether they have a conflict before a proposal opens for them. */
+  declarationRequired: boolean;
   /** Rich text (HTML); empty when the editor is empty. */
   description: string;
   proposalTypes: TypeDraft[];
@@ -90,6 +99,8 @@ export function emptyDraft(committee = ''): CallDraft {
     reviewOpenDateTime: '',
     reviewCloseDateTime: '',
     isReviewOpen: false,
+    conflictsEnabled: true,
+    declarationRequired: true,
     description: '',
     proposalTypes: [newTypeDraft()],
     savedInstants: {},
@@ -105,6 +116,8 @@ export function draftOf(call: CallDetail): CallDraft {
     reviewOpenDateTime: toLocalInputValue(call.reviewCommencement),
     reviewCloseDateTime: toLocalInputValue(call.reviewTermination),
     isReviewOpen: call.isReviewOpen,
+    conflictsEnabled: call.conflicts.enabled,
+    declarationRequired: call.conflicts.declarationRequired,
     description: call.description,
     proposalTypes: call.proposalTypes.map((type) => ({
       key: newTypeKey(),
@@ -199,6 +212,11 @@ export function toCallSave(
     reviewOpenDateTime: iso('reviewOpenDateTime'),
     reviewCloseDateTime: iso('reviewCloseDateTime'),
     isReviewOpen: draft.isReviewOpen,
+    conflicts: {
+      enabled: draft.conflictsEnabled,
+      // Without conflicts there is nothing to declare.
+      declarationRequired: draft.conflictsEnabled && draft.declarationRequired,
+    },
     description: draft.description,
     proposalTypes: draft.proposalTypes.map((type) => ({
       typeName: type.typeName.trim(),

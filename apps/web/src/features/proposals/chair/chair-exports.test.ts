@@ -1,4 +1,5 @@
 import type { CallProposal } from '@merit/contract';
+import { conflictMessages } from '@merit/domain';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { makeCallProposal } from '../proposals.fixtures';
@@ -275,6 +276,32 @@ describe('the chair’s downloads', () => {
         '3',
       ],
     ]);
+  });
+
+  it('writes a note where a proposal’s reviews were left out for a chair with a conflict of interest', () => {
+    // As the server sends such a row: its resources, none of its review columns.
+    const conflicted = makeCallProposal({
+      id: 33,
+      proposalName: 'Close to home',
+      author: 'Cleo Colleague',
+      state: 'Submitted',
+      stateVal: 1,
+      resourceValues: { Parkes: { hours: 2 } },
+      myConflict: true,
+    });
+    const withNote = { ...source, rows: [conflicted] };
+    const note = conflictMessages.exportOmitted;
+    expect(csvRows(tableCsv(workbookTable(withNote)))[1]!.slice(0, 5)).toEqual([
+      '33',
+      'Close to home',
+      'Cleo Colleague',
+      'Submitted',
+      note,
+    ]);
+    for (const kind of ['score', 'comments', 'all'] as const)
+      expect(csvRows(tableCsv(exportTable(kind, withNote)))[1]![4], kind).toBe(note);
+    // Nobody else's row carries it.
+    expect(tableCsv(workbookTable(source))).not.toContain(note);
   });
 
   it('writes the same file from only the parts of the export it asks for', () => {

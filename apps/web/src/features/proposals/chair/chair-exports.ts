@@ -3,7 +3,7 @@ import type {
   CallProposalExportColumns,
   CallProposalExportPart,
 } from '@merit/contract';
-import { formatScore, RESULT_SCORE, spreadsheetText } from '@merit/domain';
+import { conflictMessages, formatScore, RESULT_SCORE, spreadsheetText } from '@merit/domain';
 import Papa from 'papaparse';
 import { safeFileName } from '../../files/downloads';
 import {
@@ -104,8 +104,13 @@ const proposalCells = (row: CallProposal): ExportCell[] => [
   row.author,
   row.state,
 ];
+/**
+ * A row whose reviews, scores and decision the server left out for the chair, who has a
+ * conflict of interest with it (`myConflict`): its reviewer column says so instead.
+ */
+const conflictNote = (row: CallProposal) => (row.myConflict ? conflictMessages.exportOmitted : '');
 const reviewersOf = (row: CallProposal) =>
-  (row.reviewers ?? []).map((person) => person.name).join(', ');
+  conflictNote(row) || (row.reviewers ?? []).map((person) => person.name).join(', ');
 const scoreOf = (row: CallProposal, field: string) =>
   row.reviewScores?.find((score) => score.name === field)?.value ?? null;
 
@@ -156,15 +161,18 @@ export function exportTable(kind: ExportKind, source: ExportSource): ExportTable
         rows: rows.map((row) => [...proposalCells(row), ...resourceCells(row)]),
       };
     case 'comments':
-      // One row per review: who wrote it, and each answer under its question.
+      // One row per review: who wrote it, and each answer under its question; a row with
+      // the note for a proposal whose reviews were left out.
       return {
         header: [...proposalColumns, 'Reviewer', ...questions],
         rows: rows.flatMap((row) =>
-          (row.allReviewComments ?? []).map((review) => [
-            ...proposalCells(row),
-            review.reviewer.name,
-            ...questions.map((question) => answerOf(review.comments, question)),
-          ]),
+          row.myConflict
+            ? [[...proposalCells(row), conflictNote(row), ...questions.map(() => '')]]
+            : (row.allReviewComments ?? []).map((review) => [
+                ...proposalCells(row),
+                review.reviewer.name,
+                ...questions.map((question) => answerOf(review.comments, question)),
+              ]),
         ),
       };
     case 'all':
@@ -202,7 +210,8 @@ export function exportTable(kind: ExportKind, source: ExportSource): ExportTable
 /**
  * A type's sheet of the whole-call workbook: one row per review joining the proposal,
  * its reviewer, that review's score on each criterion and its score, the proposal's
- * review score and its resources; a proposal without reviews has one row, reviewer empty.
+ * review score and its resources; a proposal without reviews has one row, reviewer empty,
+ * or the note that its reviews were left out for a chair with a conflict of interest.
  */
 export function workbookTable(source: ExportSource): ExportTable {
   const rows = source.rows.filter(isDownloaded);
@@ -231,7 +240,7 @@ export function workbookTable(source: ExportSource): ExportTable {
         return [
           [
             ...proposalCells(row),
-            '',
+            conflictNote(row),
             ...fields.map(() => ({ score: null })),
             { score: null },
             ...tail,

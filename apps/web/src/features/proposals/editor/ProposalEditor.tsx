@@ -29,6 +29,7 @@ import { PageHeading } from '../../../components/PageHeading';
 import { SearchParamTabs, useSearchParamTab } from '../../../components/SearchParamTabs';
 import { useConfirm } from '../../../components/use-confirm';
 import { useCurrentUser } from '../../auth/session-hooks';
+import { ConflictsPanel } from '../../conflicts/ConflictsPanel';
 import { formatCallDate } from '../../calls/call-dates';
 import { answerChanges, answersText } from '../../drafts/answer-changes';
 import { ConflictChoiceDialog, type Conflict } from '../../drafts/ConflictChoiceDialog';
@@ -369,6 +370,7 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
           />
         )}
       </SearchParamTabs>
+      <ConflictsPanel proposal={proposal} />
       <DecisionSummaryPanel proposal={proposal} />
 
       <ConfirmDialog

@@ -1,4 +1,4 @@
-import type { LockState, ProposalDetail } from '@merit/contract';
+import type { LockState, ProposalConflicts, ProposalDetail } from '@merit/contract';
 import { proposalMessages } from '@merit/domain';
 import { screen } from '@testing-library/react';
 import {
@@ -146,6 +146,14 @@ export function fakeAnswers(initial: ProposalDetail['responses'] = {}) {
   };
 }
 
+const conflictsOff: ProposalConflicts = {
+  enabled: false,
+  version: 0,
+  candidates: [],
+  conflicts: [],
+  abilities: { declare: false, manage: false },
+};
+
 /**
  * The proposal's API as the server keeps it: saves land in `fakeAnswers`, and the next
  * GET /proposals/30/ sends them back. `answers` adds or replaces routes.
@@ -162,6 +170,8 @@ export function stubEditor(
     'GET /lock/30/': { body: ADA_HOLDS_IT },
     'DELETE /lock/30/': { status: 204 },
     'POST /proposal_responses/': saved.handler,
+    // The Conflicts panel (features/conflicts tests it): off for this call, so not shown.
+    'GET /proposals/30/conflicts/': { body: conflictsOff },
     ...answers,
   });
 }
