@@ -26,7 +26,7 @@ export class ApiError extends Error {
 
 /** One call to the API, as `token` (a logged-in user) or anonymously. */
 export async function api<T = unknown>(
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   path: string,
   { token, body }: { token?: string; body?: unknown } = {},
 ): Promise<T> {
@@ -250,6 +250,12 @@ export async function createCall(
     name: string;
     dates: CallDates;
     proposalTypes: { typeName: string; proposalForms: number[]; reviewForms: number[] }[];
+    /**
+     * Conflicts of interest: recorded and enforced, but members are not asked to declare
+     * before reading unless a journey says so (the conflicts journey does; the others
+     * are about something else).
+     */
+    conflicts?: { enabled: boolean; declarationRequired: boolean };
   },
 ): Promise<number> {
   const { id } = await api<{ id: number }>('POST', '/new_call/', {
@@ -264,6 +270,7 @@ export async function createCall(
       reviewOpenDateTime: call.dates.reviewOpenDateTime.toISOString(),
       reviewCloseDateTime: call.dates.reviewCloseDateTime.toISOString(),
       isReviewOpen: false,
+      conflicts: call.conflicts ?? { enabled: true, declarationRequired: false },
       description: '',
       proposalTypes: call.proposalTypes.map((type) => ({ ...type, typeId: null })),
     },
