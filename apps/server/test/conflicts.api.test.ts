@@ -297,6 +297,19 @@ describe('detection', () => {
       type: 'institutional',
       state: 'suggested',
     });
+
+    // A role that begins next month: recorded now, since nothing runs the day it begins.
+    const later = await person({ email: at('lou', 'uu.se'), institution: 'Later' });
+    const from = new Date(ctx.clock.now().getTime() + 30 * 24 * 60 * 60 * 1000);
+    const future = await admin.call('POST', `/roles/${later.user.id}/`, {
+      committeeId: w.committeeId,
+      role: 'MEMBER',
+      commencement: from.toISOString().slice(0, 10),
+      termination: '2027-12-31',
+    });
+    expect(future.statusCode, future.body).toBe(201);
+    await ctx.app.jobs.drain();
+    expect(await conflictOf(w, later)).toMatchObject({ type: 'institutional', state: 'suggested' });
   });
 
   it('finds nothing while a call has conflicts off, and looks as soon as a chair turns them on', async () => {

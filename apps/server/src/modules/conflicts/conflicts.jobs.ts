@@ -7,7 +7,7 @@ import {
   type DetectionProposal,
   type StoredConflict,
 } from '@merit/domain/conflict-detection';
-import { and, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.js';
 import {
   calls,
@@ -108,14 +108,15 @@ const personColumns = {
 async function readCall(tx: Tx, callId: number, committeeId: number, now: Date) {
   const ofCall = eq(proposals.callId, callId);
   // One after the other: a transaction has one connection, which runs one query at a time.
+  // Members now and those whose role begins later: detection runs when a role is given,
+  // and nothing would run again the day a future role begins.
   const memberRows = await tx
-    .select(personColumns)
+    .selectDistinct(personColumns)
     .from(committeeRoles)
     .innerJoin(users, eq(users.id, committeeRoles.userId))
     .where(
       and(
         eq(committeeRoles.committeeId, committeeId),
-        lte(committeeRoles.commencement, now),
         gte(committeeRoles.termination, now),
         eq(users.isActive, true),
       ),
