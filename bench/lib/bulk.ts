@@ -12,6 +12,7 @@
  */
 import { reviewScore } from '@merit/domain';
 import type { Db } from '../../apps/server/src/db/client.js';
+import { detectForScope } from '../../apps/server/src/modules/conflicts/conflicts.jobs.js';
 import { newUserHash } from '../../apps/server/src/platform/security/secrets.js';
 import { SCORE_OPTIONS, type Plan } from './plan.js';
 import type { SetUp } from './setup.js';
@@ -193,6 +194,11 @@ export async function insertVolume(
     ['data', 'jsonb', (a) => json(a.data)],
     ['updated_at', 'timestamptz', (a) => iso(a.at)],
   ]);
+
+  // Conflicts of interest, as the detector finds them once the proposals are in: the
+  // services queue it after each submission; here it runs once per call.
+  for (const callId of [setUp.mainCallId, setUp.openCallId])
+    await detectForScope(db, { callId }, plan.now);
 
   // The state autovacuum reaches minutes later, now: the planner's statistics (so the
   // first query is planned for 10,000 rows, not the empty tables of a moment ago) and the

@@ -94,6 +94,9 @@ export async function setUpCalls(app: App, plan: Plan, userIds: number[], stamp:
         reviewOpenDateTime: windows.reviewCommencement.toISOString(),
         reviewCloseDateTime: windows.reviewTermination.toISOString(),
         isReviewOpen: false,
+        // Conflicts recorded and enforced; the generated reviewers write without first
+        // answering each proposal's declaration (the data has none to give).
+        conflicts: { enabled: true, declarationRequired: false },
         description: '<p>A generated call for the benchmarks.</p>',
         proposalTypes: types.map((type) => ({
           typeName: type.name,

@@ -54,6 +54,9 @@ async function write(how: 'bulk' | 'services'): Promise<Written> {
       ? (await insertVolume(app.db, plan, setUp, userIds)).proposalIds
       : await writeViaServices(app, (at) => (clock.current = new Date(at)), plan, setUp, userIds);
   clock.current = new Date(plan.now);
+  // The jobs the services queued (conflict detection among them) run now, as the bulk
+  // writer's detection does at its end.
+  await app.jobs.drain();
   const chairToken = await issueToken(app.db, userIds[plan.chairs[0]!]!, plan.now);
   return { ctx, setUp, proposalIds, chairToken };
 }

@@ -199,7 +199,7 @@ describe('Manage Reviewers', { timeout: 30_000 }, () => {
       // As the server sends it to its author: no reviewers, scores or state of review.
       'GET /proposals/30/': { body: makeProposal({ state: 'Submitted', stateVal: 1 }) },
       'GET /proposal_form_order/12/': { body: makeFormOrder() },
-      'GET /lock/30/': { body: { holderId: null, holder: null } },
+      'GET /lock/30/': { body: { holderId: null, holder: null, mine: false } },
       'DELETE /lock/30/': { status: 204 },
     });
     await openEditor();
