@@ -79,9 +79,10 @@ export async function createChairWorld(): Promise<ChairWorld> {
   const adminToken = await logInApi(adminCredentials());
   const [chair, member, author, committeeId, observing, telescope, compute, review, scores] =
     await Promise.all([
-      registerVerifiedUser('Carla', `Chair${tag}`),
-      registerVerifiedUser('Rita', `Reviewer${tag}`),
-      registerVerifiedUser('Ada', `Author${tag}`),
+      // At different institutions: Merit suggests no conflict of interest among them.
+      registerVerifiedUser('Carla', `Chair${tag}`, { institution: 'Lund Observatory' }),
+      registerVerifiedUser('Rita', `Reviewer${tag}`, { institution: 'Onsala Observatory' }),
+      registerVerifiedUser('Ada', `Author${tag}`, { institution: 'University of Uppsala' }),
       createCommittee(adminToken, `Time Committee ${tag}`),
       createFormFrom(adminToken, `Observing Proposal ${tag}`, OBSERVING_PROPOSAL),
       createFormFrom(adminToken, `Telescope Time ${tag}`, TELESCOPE_TIME),

@@ -63,7 +63,8 @@ test('a chair runs the decision meeting from the list and its downloads; the aut
   const galaxyRow = table.getByRole('row').filter({ hasText: proposals.galaxy });
   await expect(galaxyRow.getByRole('cell')).toHaveText([
     'Observing',
-    proposals.galaxy,
+    // Its applicants declared no conflict of interest: the chairs are told.
+    `${proposals.galaxy}No declarations`,
     ada,
     'Reviewed',
     rita,

@@ -193,7 +193,12 @@ test('a chair assigns a reviewer, the member reviews, the chair reads the totals
   await expect(authorsView).toContainText('Submitted');
   await expect(authorsView).not.toContainText('Reviewer');
   await expect(authorsView).not.toContainText('score');
-  await expect(writer.getByText(member.fullName)).toHaveCount(0);
+  // Grace shows only as one of the committee's members in the Conflicts panel, where the
+  // author may declare a conflict with any of them: never as a reviewer.
+  const conflictsPanel = writer.getByRole('region', { name: 'Conflicts of Interest' });
+  await expect(conflictsPanel.getByRole('group', { name: member.fullName })).toBeVisible();
+  await expect(writer.getByText(member.fullName)).toHaveCount(1);
+  await expect(conflictsPanel.getByText(member.fullName)).toHaveCount(1);
   const authorsMenu = await openManageMenu(writer);
   await expect(authorsMenu.getByRole('menuitem', { name: /Review/ })).toHaveCount(0);
   await writer.keyboard.press('Escape');

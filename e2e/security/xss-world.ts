@@ -355,6 +355,13 @@ export async function createXssWorld(): Promise<XssWorld> {
     });
   }
   const reviewerToken = await logInApi(reviewer);
+  // The call asks its members whether they have a conflict before a proposal opens: the
+  // reviewer has none with those assigned to them, so each opens with its payloads.
+  for (const proposal of [...proposals.slice(0, BATCH), ...formulaProposals])
+    await api('POST', `/proposals/${proposal.id}/conflict_declaration/`, {
+      token: reviewerToken,
+      body: { conflict: false },
+    });
   const first = await api<{ reviewId: number; version: number }>('POST', '/review_responses/', {
     token: reviewerToken,
     body: {
