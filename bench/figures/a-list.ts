@@ -21,7 +21,8 @@ const PAGE_SIZE = 100;
 /**
  * One page of the chair's list as one query: the rows in the API's order (by lower(name),
  * then id), the total, the Reviewed flag, each row's reviewers, reviews with their scores
- * and answers, resource entries, and the call's resource totals over submitted proposals.
+ * and answers, resource entries, its conflicts of interest counted by state, and the
+ * call's resource totals over submitted proposals.
  */
 export const LIST_SQL = `
 with page as (
@@ -69,6 +70,10 @@ select page.*,
             order by e.form_id, e.entry_index), '[]')
      from proposal_responses e
      where e.proposal_id = page.id and e.form_id in (select id from resource_forms)) as resources,
+  (select json_build_object('confirmed', count(*) filter (where c.state = 'confirmed'),
+       'suggested', count(*) filter (where c.state = 'suggested'),
+       'declared', coalesce(bool_or(c.source = 'applicant'), false))
+     from conflicts c where c.proposal_id = page.id) as conflicts,
   (select json_agg(totals) from totals) as resource_totals
 from page
 order by lower(page.name), page.id`;

@@ -40,19 +40,18 @@ const reviewScoresOfCall = (callId: number) => sql`(
 ) as "review_scores"`;
 
 /**
- * Each proposal of a call with its conflicts of interest counted by state, and whether its
- * applicants declared any, as `"conflict_counts"`: one grouped scan of the call's
- * conflicts, joined to the list's rows, never a count per row.
+ * The proposal in the FROM's conflicts of interest counted by state, and whether its
+ * applicants declared any, as the list's `conflicts`. A subquery of the select list, so
+ * PostgreSQL counts only the rows of the page it returns (after ORDER BY and LIMIT),
+ * through `conflicts_proposal_user_idx`: a grouped scan of the whole call's conflicts
+ * cost every page in proportion to the call (0.3 s for 800,000 suggestions).
  */
-const conflictCountsOfCall = (callId: number) => sql`(
-  select c."proposal_id",
-    count(*) filter (where c."state" = 'confirmed') as "confirmed",
-    count(*) filter (where c."state" = 'suggested') as "suggested",
-    bool_or(c."source" = 'applicant') as "declared"
-  from "conflicts" c inner join "proposals" p on p."id" = c."proposal_id"
-  where p."call_id" = ${callId}
-  group by c."proposal_id"
-) as "conflict_counts"`;
+const conflictCountsSql = sql<ConflictCounts>`(
+  select json_build_object(
+    'confirmed', count(*) filter (where c."state" = 'confirmed'),
+    'suggested', count(*) filter (where c."state" = 'suggested'),
+    'declaredByApplicants', coalesce(bool_or(c."source" = 'applicant'), false))
+  from "conflicts" c where c."proposal_id" = "proposals"."id")`;
 
 /** A proposal's conflicts as the chairs' list shows them (`CallProposal['conflicts']`). */
 export interface ConflictCounts {
@@ -157,12 +156,7 @@ function callProposalsSelect(
       reviewed,
       own,
       conflicted,
-      conflictCounts: counted
-        ? sql<ConflictCounts>`json_build_object(
-            'confirmed', coalesce("conflict_counts"."confirmed", 0),
-            'suggested', coalesce("conflict_counts"."suggested", 0),
-            'declaredByApplicants', coalesce("conflict_counts"."declared", false))`
-        : sql<null>`null`,
+      conflictCounts: counted ? conflictCountsSql : sql<null>`null`,
       updatedAt: proposals.updatedAt,
     })
     .from(proposals)
@@ -173,11 +167,6 @@ function callProposalsSelect(
     rows.leftJoin(
       reviewScoresOfCall(call.id),
       sql`"review_scores"."proposal_id" = "proposals"."id"`,
-    );
-  if (counted)
-    rows.leftJoin(
-      conflictCountsOfCall(call.id),
-      sql`"conflict_counts"."proposal_id" = "proposals"."id"`,
     );
   if (resourceSort)
     rows.leftJoin(
