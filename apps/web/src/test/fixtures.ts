@@ -1,3 +1,4 @@
+import { vi } from 'vitest';
 import type { UserDetails } from '@merit/contract';
 
 /**
@@ -35,4 +36,18 @@ export function makeUser(overrides: Partial<UserDetails> = {}): UserDetails {
     },
     ...overrides,
   };
+}
+
+/**
+ * A fake clock for polls (the editor's lock every LOCK_POLL_MS) that a test moves on with
+ * `vi.advanceTimersByTimeAsync`: only the timers and `Date` are faked, never
+ * `setImmediate`, which React's scheduler runs on. Faking it too let user-event's advance
+ * of the clock run React's work in the middle of an event React was already handling, an
+ * uncaught "Should not already be working." on a busy machine.
+ */
+export function fakePollTimers() {
+  vi.useFakeTimers({
+    shouldAdvanceTime: true,
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+  });
 }

@@ -23,6 +23,7 @@ import {
   stubEditor,
   tab,
 } from '../../features/proposals/editor/editor.fixtures';
+import { fakePollTimers } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 
 /*
@@ -111,7 +112,7 @@ describe('a save someone else’s save came before', { timeout: 30_000 }, () => 
 
 describe('the lock', { timeout: 30_000 }, () => {
   it('coming back loads what was saved meanwhile: unchanged forms take it, changed ones ask', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true });
+    fakePollTimers();
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     let holder: LockState = ADA_HOLDS_IT;
     const saved = fakeAnswers({ '1': { title: 'Axions' }, '3': [{ full_name: 'Vera Rubin' }] });
@@ -161,7 +162,7 @@ describe('the lock', { timeout: 30_000 }, () => {
   });
 
   it('that cannot be renewed stops editing, says so, and edits again once a poll succeeds', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true });
+    fakePollTimers();
     let reachable = true;
     stubEditor(
       {},
@@ -320,7 +321,7 @@ describe('unsaved answers kept on this computer', { timeout: 30_000 }, () => {
   });
 
   it('outlive a session that ended: the login page shows, and the answers stay', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true });
+    fakePollTimers();
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     let sessionEnded = false;
     const saved = fakeAnswers({ '1': { title: 'Axions' } });

@@ -15,6 +15,7 @@ import {
   tab,
 } from '../../features/proposals/editor/editor.fixtures';
 import { makeProposal, readerAbilities } from '../../features/proposals/proposals.fixtures';
+import { fakePollTimers } from '../../test/fixtures';
 import { sentBody } from '../../test/render-app';
 
 // Each test walks through pages that load lazily: slow on a busy machine, not stuck.
@@ -246,7 +247,7 @@ describe('ProposalEditorPage', { timeout: 30_000 }, () => {
   });
 
   it('renews the lock every 5 s, waits again after a save, and gives it back on leaving', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true });
+    fakePollTimers();
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     const fetchStub = stubEditor();
     const view = await openEditor();
@@ -273,7 +274,7 @@ describe('ProposalEditorPage', { timeout: 30_000 }, () => {
   });
 
   it('opens the answers for editing, as last saved, once the lock holder leaves', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true });
+    fakePollTimers();
     let holder: LockState = GRACE_HOLDS_IT;
     const saved = fakeAnswers();
     stubEditor({}, { 'GET /lock/30/': () => ({ body: holder }) }, saved);
