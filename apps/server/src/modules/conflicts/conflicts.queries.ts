@@ -72,10 +72,15 @@ export async function queueDetection(
  */
 export const enforcedConflictProposalIdsSql = (userId: number) => sql`(
   select c."proposal_id" from "conflicts" c
-  where c."user_id" = ${userId}::int and c."state" = 'confirmed'
-    and not exists (select 1 from "proposal_reviewers" pr
-      where pr."proposal_id" = c."proposal_id" and pr."user_id" = c."user_id"
-        and pr."override_reason" is not null))`;
+  where c."user_id" = ${userId}::int and c."state" = 'confirmed' and not ${overriddenSql})`;
+
+/**
+ * Whether the conflict `c` in the FROM is overridden: a chair assigned its person to its
+ * proposal all the same, with a reason (`ConflictFacts.overridden`).
+ */
+export const overriddenSql = sql<boolean>`exists (select 1 from "proposal_reviewers" pr
+  where pr."proposal_id" = c."proposal_id" and pr."user_id" = c."user_id"
+    and pr."override_reason" is not null)`;
 
 /** `userId`'s conflict with the proposal, of any state, or undefined when there is none. */
 export async function conflictOfPerson(

@@ -24,6 +24,7 @@ import {
 import type { CallRow } from '../calls/calls.queries.js';
 import { personNameSql, runNamed } from '../../platform/data/sql.js';
 import type { MailRows } from '../../platform/io/mail-job.js';
+import { overriddenSql } from '../conflicts/conflicts.queries.js';
 import {
   reviewersJsonSql,
   reviewScoresJsonSql,
@@ -117,9 +118,7 @@ function pageSql(wanted: boolean) {
 const actorConflictSql = (actor: CommitteeActor) => ({
   actorConflict: sql<ConflictFacts | null>`(
     select json_build_object('type', c."type", 'source', c."source", 'state', c."state",
-      'pinned', c."pinned", 'overridden', exists (select 1 from ${proposalReviewers} pr
-        where pr."proposal_id" = c."proposal_id" and pr."user_id" = c."user_id"
-          and pr."override_reason" is not null))
+      'pinned', c."pinned", 'overridden', ${overriddenSql})
     from ${conflicts} c
     where c."proposal_id" = ${proposals.id} and c."user_id" = ${actor.id}::int)`,
   actorDeclared: sql<boolean>`exists (
