@@ -11,3 +11,4 @@ export * from './files.js';
 export * from './reviews.js';
 export * from './user-data.js';
 export * from './conflicts.js';
+export * from './assignment.js';

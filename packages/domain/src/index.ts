@@ -22,3 +22,4 @@ export * from './two-factor.js';
 export * from './admin-two-factor.js';
 export * from './account-deletion.js';
 export * from './security-keys.js';
+export * from './assignment/index.js';

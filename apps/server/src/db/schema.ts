@@ -1,5 +1,11 @@
 import { sql } from 'drizzle-orm';
-import type { ConflictEvidence, ConflictSource, ConflictState, ConflictType } from '@merit/domain';
+import type {
+  ConflictEvidence,
+  ConflictSource,
+  ConflictState,
+  ConflictType,
+  Preference,
+} from '@merit/domain';
 import {
   type AnyPgColumn,
   bigint,
@@ -116,6 +122,9 @@ export const committeeRoles = pgTable(
     role: varchar('role', { length: 10 }).notNull(),
     commencement: timestamp('commencement', { withTimezone: true }).notNull(),
     termination: timestamp('termination', { withTimezone: true }).notNull(),
+    /** The member's expertise, for assignment: facilities they know and keywords. */
+    facilities: jsonb('facilities').$type<string[]>().notNull().default([]),
+    keywords: jsonb('keywords').$type<string[]>().notNull().default([]),
     ...timestamps,
   },
   (t) => [
@@ -385,6 +394,12 @@ export const calls = pgTable(
     conflictsEnabled: boolean('conflicts_enabled').notNull().default(true),
     /** Members say whether they have a conflict before a proposal's text opens for them. */
     declarationRequired: boolean('declaration_required').notNull().default(true),
+    /** Reviewer assignment (issue 27): k, the reviews each proposal wants unless it says otherwise. */
+    reviewsPerProposal: integer('reviews_per_proposal').notNull().default(3),
+    /** Members mark the proposals they would like to review (Eager ... Not me). */
+    biddingOpen: boolean('bidding_open').notNull().default(false),
+    /** Bidders may open the proposals from the bidding list (otherwise it shows names only). */
+    biddingShowsProposals: boolean('bidding_shows_proposals').notNull().default(false),
   },
   (t) => [
     index('calls_committee_idx').on(t.committeeId),
@@ -485,6 +500,8 @@ export const proposals = pgTable(
     }),
     /** Raised by each save of its applicants' conflict declarations (the Conflicts panel). */
     conflictsVersion: integer('conflicts_version').notNull().default(0),
+    /** The reviews this proposal wants when the chair set it apart from the call's k; null: the call's. */
+    reviewsWanted: integer('reviews_wanted'),
   },
   (t) => [
     index('proposals_call_idx').on(t.callId),
@@ -601,6 +618,8 @@ export const proposalReviewers = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     /** Why a chair assigned a member with a conflict of interest all the same; null otherwise. */
     overrideReason: text('override_reason'),
+    /** Propose never takes a locked assignment back, even when asked to redo. */
+    locked: boolean('locked').notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.proposalId, t.userId] })],
 );
@@ -928,4 +947,76 @@ export const conflictDeclarations = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.proposalId, t.userId] })],
+);
+
+/**
+ * Caps on reviews per member and call (issue 27): the chair's (null: the default share)
+ * and the one the member set for themselves (null: none), which may only be lower.
+ */
+export const assignmentCaps = pgTable(
+  'assignment_caps',
+  {
+    callId: integer('call_id')
+      .notNull()
+      .references(() => calls.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    chairCap: integer('chair_cap'),
+    memberCap: integer('member_cap'),
+  },
+  (t) => [primaryKey({ columns: [t.callId, t.userId] })],
+);
+
+/** A member's bid on a proposal: how much they would like to review it. Neutral is no row. */
+export const assignmentBids = pgTable(
+  'assignment_bids',
+  {
+    proposalId: integer('proposal_id')
+      .notNull()
+      .references(() => proposals.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    preference: varchar('preference', { length: 10 }).$type<Preference>().notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.proposalId, t.userId] }),
+    index('assignment_bids_user_idx').on(t.userId),
+    check(
+      'assignment_bids_preference_check',
+      sql`${t.preference} in ('eager', 'willing', 'reluctant', 'not_me')`,
+    ),
+  ],
+);
+
+/**
+ * A proposed assignment of a call's reviewers (Propose): worked out by a background job,
+ * shown as a preview, then applied or discarded. `inputDigest` is the digest of what it was
+ * worked out from; Apply recomputes it and refuses when the call has changed since.
+ */
+export const assignmentRuns = pgTable(
+  'assignment_runs',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    callId: integer('call_id')
+      .notNull()
+      .references(() => calls.id, { onDelete: 'cascade' }),
+    state: varchar('state', { length: 10 }).$type<'running' | 'ready' | 'failed'>().notNull(),
+    progress: doublePrecision('progress').notNull().default(0),
+    redo: boolean('redo').notNull(),
+    seed: integer('seed').notNull(),
+    inputDigest: varchar('input_digest', { length: 64 }),
+    /** The solver's answer (`AssignmentResult`), once ready. */
+    result: jsonb('result'),
+    error: text('error'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('assignment_runs_call_idx').on(t.callId),
+    check('assignment_runs_state_check', sql`${t.state} in ('running', 'ready', 'failed')`),
+  ],
 );
