@@ -1,4 +1,10 @@
-import { roleMessages } from '@merit/domain';
+import {
+  MAX_EXPERTISE_ITEMS,
+  MAX_EXPERTISE_ITEM_LENGTH,
+  expertiseMessages,
+  roleMessages,
+} from '@merit/domain';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { committeeRoles } from '../src/db/schema.js';
 import { auditOf, caller } from './admin-fixtures.js';
@@ -48,6 +54,8 @@ describe('POST /roles/{userId}/', () => {
       commencement: '2026-01-01T00:00:00.000Z',
       termination: '2026-12-31T23:59:59.999Z',
       current: true,
+      facilities: [],
+      keywords: [],
     });
     const [row] = await auditOf(ctx.app, 'role', created.id);
     expect(row).toMatchObject({
@@ -64,11 +72,44 @@ describe('POST /roles/{userId}/', () => {
 
     const list = await asAdmin('GET', `/roles/${user.id}/`);
     expect(list.json()).toEqual([created]);
-    // The user page shows the same role, without the user it belongs to.
+    // The user page shows the same role, without the user it belongs to or the expertise
+    // that only the admin screens need.
     const details = await asAdmin('GET', `/users/${user.id}/`);
-    const { userId, ...asUserRole } = created;
-    expect(userId).toBe(user.id);
+    const { userId, facilities, keywords, ...asUserRole } = created;
+    expect([userId, facilities, keywords]).toEqual([user.id, [], []]);
     expect(details.json().roles).toEqual([asUserRole]);
+  });
+
+  it('saves the member’s expertise trimmed and without duplicates, reads it back and audits it', async () => {
+    const user = await makeUser(ctx.app);
+    const res = await asAdmin(
+      'POST',
+      `/roles/${user.id}/`,
+      role({
+        facilities: [' MX2 ', 'SAXS', 'mx2', ''],
+        keywords: ['Protein crystallography', 'PROTEIN CRYSTALLOGRAPHY', ' lipids'],
+      }),
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const created = res.json();
+    expect(created).toMatchObject({
+      facilities: ['MX2', 'SAXS'],
+      keywords: ['Protein crystallography', 'lipids'],
+    });
+    expect((await asAdmin('GET', `/roles/${user.id}/`)).json()).toEqual([created]);
+    const [row] = await ctx.app.db
+      .select({ facilities: committeeRoles.facilities, keywords: committeeRoles.keywords })
+      .from(committeeRoles)
+      .where(eq(committeeRoles.id, created.id));
+    expect(row).toEqual({
+      facilities: ['MX2', 'SAXS'],
+      keywords: ['Protein crystallography', 'lipids'],
+    });
+    const [audit] = await auditOf(ctx.app, 'role', created.id);
+    expect(audit!.changes).toMatchObject({
+      facilities: { after: ['MX2', 'SAXS'] },
+      keywords: { after: ['Protein crystallography', 'lipids'] },
+    });
   });
 
   it('accepts date-times with a zone and the spec payload that repeats the user', async () => {
@@ -121,6 +162,32 @@ describe('POST /roles/{userId}/', () => {
       'a date too long',
       role({ termination: 'x'.repeat(201) }),
       { termination: ['Ensure this field has no more than 200 characters.'] },
+    ],
+    [
+      'too many facilities',
+      role({
+        facilities: Array.from({ length: MAX_EXPERTISE_ITEMS + 1 }, (_, i) => `Beamline ${i}`),
+      }),
+      { facilities: ['Enter at most 50 facilities.'] },
+    ],
+    [
+      'a keyword too long',
+      role({ keywords: ['optics', 'k'.repeat(MAX_EXPERTISE_ITEM_LENGTH + 1)] }),
+      {
+        keywords: [
+          expertiseMessages.tooLong('keywords', 'k'.repeat(MAX_EXPERTISE_ITEM_LENGTH + 1)),
+        ],
+      },
+    ],
+    [
+      'a bad role and bad expertise, all at once',
+      role({ role: 'OBSERVER', keywords: ['k'.repeat(MAX_EXPERTISE_ITEM_LENGTH + 1)] }),
+      {
+        role: [roleMessages.role],
+        keywords: [
+          expertiseMessages.tooLong('keywords', 'k'.repeat(MAX_EXPERTISE_ITEM_LENGTH + 1)),
+        ],
+      },
     ],
   ])('refuses %s with 400 and the field messages', async (_name, body, fields) => {
     const user = await makeUser(ctx.app);
@@ -175,6 +242,51 @@ describe('PATCH /roles/{userId}/', () => {
     });
   });
 
+  it('replaces the expertise, and a role sent without it has none', async () => {
+    const user = await makeUser(ctx.app);
+    const created = (
+      await asAdmin(
+        'POST',
+        `/roles/${user.id}/`,
+        role({ facilities: ['MX2'], keywords: ['optics'] }),
+      )
+    ).json();
+    const changed = await asAdmin(
+      'PATCH',
+      `/roles/${user.id}/`,
+      role({ id: created.id, facilities: ['SAXS', 'MX2'], keywords: ['optics'] }),
+    );
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json()).toMatchObject({ facilities: ['SAXS', 'MX2'], keywords: ['optics'] });
+    const rows = await auditOf(ctx.app, 'role', created.id);
+    // Only what changed: the keywords stayed the same.
+    expect(rows[1]!.changes).toEqual({ facilities: { before: ['MX2'], after: ['SAXS', 'MX2'] } });
+
+    // PATCH sends the whole role: leaving the expertise out clears it, like any field.
+    const cleared = await asAdmin('PATCH', `/roles/${user.id}/`, role({ id: created.id }));
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    expect(cleared.json()).toMatchObject({ facilities: [], keywords: [] });
+    expect((await asAdmin('GET', `/roles/${user.id}/`)).json()).toEqual([cleared.json()]);
+  });
+
+  it('refuses too many keywords and keeps the saved ones', async () => {
+    const user = await makeUser(ctx.app);
+    const created = (
+      await asAdmin('POST', `/roles/${user.id}/`, role({ keywords: ['optics'] }))
+    ).json();
+    const res = await asAdmin(
+      'PATCH',
+      `/roles/${user.id}/`,
+      role({
+        id: created.id,
+        keywords: Array.from({ length: MAX_EXPERTISE_ITEMS + 1 }, (_, i) => `topic ${i}`),
+      }),
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields).toEqual({ keywords: [expertiseMessages.tooMany('keywords')] });
+    expect((await asAdmin('GET', `/roles/${user.id}/`)).json()).toEqual([created]);
+  });
+
   it('keeps the date rule', async () => {
     const user = await makeUser(ctx.app);
     const created = (await asAdmin('POST', `/roles/${user.id}/`, role())).json();
@@ -217,6 +329,8 @@ describe('DELETE /roles/{id}/', () => {
       role: created.role,
       commencement: created.commencement,
       termination: created.termination,
+      facilities: [],
+      keywords: [],
     };
     const each = (side: 'before' | 'after') =>
       Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, { [side]: v }]));

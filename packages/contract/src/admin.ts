@@ -54,28 +54,45 @@ export const userIdParams = z.object({ userId: idParam });
 
 // --- Committee roles ---------------------------------------------------------------
 
-/** A committee role as the admin screens show it: a user's role with its user. */
-export const committeeRole = userRole.extend({ userId: z.number().int() }).meta({
-  id: 'CommitteeRole',
-});
+/**
+ * A committee role as the admin screens show it: a user's role with its user, and the
+ * member's expertise (facilities and keywords) that automatic assignment matches against
+ * proposals. Only here, not on the account's own roles: administrators set and read it.
+ */
+export const committeeRole = userRole
+  .extend({
+    userId: z.number().int(),
+    facilities: z.array(z.string()),
+    keywords: z.array(z.string()),
+  })
+  .meta({ id: 'CommitteeRole' });
 export type CommitteeRole = z.infer<typeof committeeRole>;
 export const committeeRoleList = z.array(committeeRole);
 
+/** Facilities or keywords as sent: trimmed, de-duplicated and limited by the domain's rules. */
+const expertiseList = z.array(text).nullable().optional();
+
 /**
  * POST /roles/{userId}/. Dates are `YYYY-MM-DD` (a whole day in UTC: commencement from its
- * start, termination to its end) or ISO 8601 date-times with a zone.
+ * start, termination to its end) or ISO 8601 date-times with a zone. `facilities` and
+ * `keywords` are optional; left out, the role has none.
  */
 export const roleRequest = z.object({
   committeeId: entityId.nullable().optional(),
   role: optionalText,
   commencement: optionalText,
   termination: optionalText,
+  facilities: expertiseList,
+  keywords: expertiseList,
   /** The spec's "role data including userId": when sent, it must be the user of the path. */
   userId: entityId.optional(),
 });
 export type RoleRequest = z.infer<typeof roleRequest>;
 
-/** PATCH /roles/{userId}/: the whole role again, with the id of the role to change. */
+/**
+ * PATCH /roles/{userId}/: the whole role again, with the id of the role to change. Like
+ * every other field, facilities and keywords left out are not kept: the role has none.
+ */
 export const roleUpdateRequest = roleRequest.extend({ id: entityId });
 export type RoleUpdateRequest = z.infer<typeof roleUpdateRequest>;
 

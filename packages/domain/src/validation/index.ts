@@ -5,3 +5,4 @@ export * from './role.js';
 export * from './committee.js';
 export * from './privacy.js';
 export * from './password-strength.js';
+export * from './expertise.js';

@@ -15,9 +15,12 @@ const roleColumns = {
   role: committeeRoles.role,
   commencement: committeeRoles.commencement,
   termination: committeeRoles.termination,
+  facilities: committeeRoles.facilities,
+  keywords: committeeRoles.keywords,
 };
 
-export type UserRoleRow = RoleRow & { userId: number };
+/** A role with its user and the member's expertise (facilities and keywords). */
+export type UserRoleRow = RoleRow & { userId: number; facilities: string[]; keywords: string[] };
 
 /** A user's roles, by committee name and then start date. */
 export async function rolesOfUser(db: Tx, userId: number): Promise<UserRoleRow[]> {

@@ -1,8 +1,11 @@
 import type { CommitteeRole } from '@merit/contract';
 import {
+  type Expertise,
+  type ExpertiseInput,
   hasErrors,
   roleMessages,
   roleOverlapErrors,
+  validateExpertise,
   validateRole,
   type RoleInput,
   type RoleValues,
@@ -20,8 +23,16 @@ import { findRole, type UserRoleRow } from './roles.queries.js';
 
 export const roleNotFound = 'There is no such role for this user.';
 
+/** What the role form sends: the role itself and the member's expertise. */
+export type CommitteeRoleInput = RoleInput & ExpertiseInput;
+
 export function presentCommitteeRole(row: UserRoleRow, now: Date): CommitteeRole {
-  return { ...presentRole(row, now), userId: row.userId };
+  return {
+    ...presentRole(row, now),
+    userId: row.userId,
+    facilities: row.facilities,
+    keywords: row.keywords,
+  };
 }
 
 /**
@@ -38,18 +49,23 @@ async function lockUser(tx: Tx, userId: number): Promise<void> {
 }
 
 /**
- * The role form's values, checked by the domain's rules, against the committees that
- * exist, and against the user's other roles on that committee (`exceptRoleId`: the role
- * being changed).
+ * The role form's values, checked by the domain's rules (every problem of the role and
+ * of the expertise at once), against the committees that exist, and against the user's
+ * other roles on that committee (`exceptRoleId`: the role being changed).
  */
 async function checkRoleInput(
   tx: Tx,
   userId: number,
-  input: RoleInput,
+  input: CommitteeRoleInput,
   exceptRoleId?: number,
-): Promise<RoleValues> {
+): Promise<RoleValues & Expertise> {
   const result = validateRole(input);
-  if (!result.ok) throw invalid(result.errors);
+  const expertise = validateExpertise(input);
+  if (!result.ok || !expertise.ok)
+    throw invalid({
+      ...(result.ok ? {} : result.errors),
+      ...(expertise.ok ? {} : expertise.errors),
+    });
   const [committee] = await tx
     .select({ id: committees.id })
     .from(committees)
@@ -67,7 +83,7 @@ async function checkRoleInput(
     .where(and(...conditions));
   const overlap = roleOverlapErrors(result.value, others);
   if (hasErrors(overlap)) throw invalid(overlap);
-  return result.value;
+  return { ...result.value, ...expertise.value };
 }
 
 /** A role as the audit log compares it. */
@@ -77,6 +93,8 @@ const roleAuditView = (role: CommitteeRole) => ({
   role: role.role,
   commencement: role.commencement,
   termination: role.termination,
+  facilities: role.facilities,
+  keywords: role.keywords,
 });
 
 /** Writes a role change; a committee deleted since the check is the same bad input. */
@@ -93,7 +111,7 @@ async function guardCommittee<T>(write: () => Promise<T>): Promise<T> {
 export async function createRole(
   work: Work,
   userId: number,
-  input: RoleInput,
+  input: CommitteeRoleInput,
 ): Promise<CommitteeRole> {
   await lockUser(work.tx, userId);
   const values = await checkRoleInput(work.tx, userId, input);
@@ -115,7 +133,7 @@ export async function updateRole(
   work: Work,
   userId: number,
   roleId: number,
-  input: RoleInput,
+  input: CommitteeRoleInput,
 ): Promise<CommitteeRole> {
   await lockUser(work.tx, userId);
   const existing = await findRole(work.tx, roleId);
@@ -155,6 +173,8 @@ export async function deleteRole(work: Work, roleId: number): Promise<void> {
       role: removed.role,
       commencement: removed.commencement,
       termination: removed.termination,
+      facilities: removed.facilities,
+      keywords: removed.keywords,
     },
   });
   await queueDetection(work, { committeeId: removed.committeeId });

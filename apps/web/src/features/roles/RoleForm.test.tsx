@@ -1,5 +1,5 @@
 import type { AdminUserDetails, CommitteeRole } from '@merit/contract';
-import { roleMessages } from '@merit/domain';
+import { MAX_EXPERTISE_ITEM_LENGTH, expertiseMessages, roleMessages } from '@merit/domain';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +18,8 @@ const role: CommitteeRole = {
   commencement: '2026-01-01T00:00:00.000Z',
   termination: '2026-12-31T23:59:59.999Z',
   current: true,
+  facilities: [],
+  keywords: [],
 };
 
 function roleServer(extra: Parameters<typeof stubApi>[0] = {}) {
@@ -67,6 +69,8 @@ describe('role form', () => {
         role: 'CHAIR',
         commencement: '2026-07-01',
         termination: '2026-07-01',
+        facilities: [],
+        keywords: [],
         userId: 7,
       }),
     );
@@ -90,7 +94,47 @@ describe('role form', () => {
       role: 'CHAIR',
       commencement: '2026-01-01',
       termination: '2026-12-31',
+      facilities: [],
+      keywords: [],
       userId: 7,
+    });
+  });
+
+  it("shows the member's expertise as comma-separated text and sends it back as lists", async () => {
+    const fetchStub = roleServer({
+      'GET /roles/7/': { body: [{ ...role, facilities: ['MX2', 'SAXS'], keywords: ['optics'] }] },
+    });
+    const app = renderApp('/users/7/roles/21/', { token: 'k' });
+    await screen.findByRole('heading', { name: "Edit Ada Lovelace's role" }, { timeout: 5000 });
+
+    const facilities = await screen.findByLabelText('Facilities');
+    const keywords = screen.getByLabelText('Keywords');
+    expect(facilities).toHaveValue('MX2, SAXS');
+    expect(keywords).toHaveValue('optics');
+    expect(facilities).toHaveAccessibleDescription(
+      "Used to suggest proposals that match this member's expertise when reviewers are assigned automatically. Separate with commas.",
+    );
+
+    // A keyword too long is named under the field as soon as it is left, and nothing is sent.
+    const long = 'k'.repeat(MAX_EXPERTISE_ITEM_LENGTH + 1);
+    fireEvent.change(keywords, { target: { value: `optics, ${long}` } });
+    fireEvent.blur(keywords);
+    const tooLong = expertiseMessages.tooLong('keywords', long);
+    expect(keywords).toHaveAccessibleDescription(tooLong);
+    expect(keywords).toHaveAttribute('aria-invalid', 'true');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(`Keywords: ${tooLong}`);
+    expect(apiCalls(fetchStub)).not.toContain('PATCH /roles/7/');
+
+    // Spaces, blanks and a second spelling of the same facility are left out.
+    fireEvent.change(keywords, { target: { value: ' optics , lasers,, ' } });
+    fireEvent.change(facilities, { target: { value: 'MX2, SAXS, mx2, Small-angle X-ray' } });
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(app.location()).toBe('/users/7/'));
+    expect(sentBody(fetchStub, 'PATCH /roles/7/')).toMatchObject({
+      facilities: ['MX2', 'SAXS', 'Small-angle X-ray'],
+      keywords: ['optics', 'lasers'],
     });
   });
 

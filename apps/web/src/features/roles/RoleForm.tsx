@@ -1,11 +1,17 @@
 import type { CommitteeRole, RoleRequest } from '@merit/contract';
-import { COMMITTEE_ROLES, validateRole } from '@merit/domain';
+import {
+  COMMITTEE_ROLES,
+  parseExpertiseText,
+  validateExpertise,
+  validateRole,
+} from '@merit/domain';
 import { Alert, Box, Button, Link, Stack } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { ErrorList } from '../../components/ErrorList';
 import { DateInput } from '../../components/form/DateInput';
 import { SelectInput } from '../../components/form/SelectInput';
+import { TextInput } from '../../components/form/TextInput';
 import { useServerForm } from '../../components/form/use-server-form';
 import { LoadFailedView } from '../../components/LoadFailedView';
 import { LoadingView } from '../../components/LoadingView';
@@ -19,36 +25,62 @@ const LABELS = {
   role: 'Role',
   commencement: 'Effective from',
   termination: 'Effective until',
+  facilities: 'Facilities',
+  keywords: 'Keywords',
 };
+
+/** Under both expertise fields, until a rule they break takes its place. */
+const EXPERTISE_HINT =
+  "Used to suggest proposals that match this member's expertise when reviewers are assigned automatically. Separate with commas.";
 
 type RoleValues = Record<keyof typeof LABELS, string>;
 
 const ROLE_OPTIONS = COMMITTEE_ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
 
-/** The form's text as the API takes it: dates stay `YYYY-MM-DD`, whole days in UTC. */
+/**
+ * The form's text as the API takes it: dates stay `YYYY-MM-DD`, whole days in UTC;
+ * facilities and keywords, typed with commas between them, become lists.
+ */
 function toRequest(values: RoleValues): RoleRequest {
   return {
     committeeId: values.committeeId ? Number(values.committeeId) : null,
     role: values.role || null,
     commencement: values.commencement || null,
     termination: values.termination || null,
+    facilities: parseExpertiseText(values.facilities),
+    keywords: parseExpertiseText(values.keywords),
   };
 }
 
 function valuesOf(role: CommitteeRole | undefined): RoleValues {
-  if (!role) return { committeeId: '', role: '', commencement: '', termination: '' };
+  if (!role)
+    return {
+      committeeId: '',
+      role: '',
+      commencement: '',
+      termination: '',
+      facilities: '',
+      keywords: '',
+    };
   return {
     committeeId: String(role.committeeId),
     role: role.role,
     commencement: toDateInputValue(role.commencement),
     termination: toDateInputValue(role.termination),
+    facilities: role.facilities.join(', '),
+    keywords: role.keywords.join(', '),
   };
 }
 
-/** Spec section 5, Role: every field required, and the role may not end before it starts. */
+/**
+ * Spec section 5, Role: every field required, and the role may not end before it starts;
+ * the optional expertise within its limits (issue 27).
+ */
 function validate(values: RoleValues) {
-  const result = validateRole(toRequest(values));
-  return result.ok ? {} : result.errors;
+  const request = toRequest(values);
+  const role = validateRole(request);
+  const expertise = validateExpertise(request);
+  return { ...(role.ok ? {} : role.errors), ...(expertise.ok ? {} : expertise.errors) };
 }
 
 interface RoleFormProps {
@@ -131,6 +163,12 @@ export function RoleForm({ userId, role }: RoleFormProps) {
           <DateInput {...dateField('commencement')} required />
           <DateInput {...dateField('termination')} required />
         </Stack>
+        {(['facilities', 'keywords'] as const).map((name) => {
+          const field = form.field(name);
+          return (
+            <TextInput key={name} {...field} helperText={field.helperText ?? EXPERTISE_HINT} />
+          );
+        })}
         <Stack direction="row" spacing={2}>
           <Button type="submit" variant="contained" loading={form.isPending}>
             {role ? 'Save' : 'Add Role'}
