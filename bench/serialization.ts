@@ -38,6 +38,8 @@ const rows: CallSummary[] = Array.from({ length: rowCount }, (_, i) => ({
     close: false,
     manageExtensions: false,
     addProposal: i % 4 === 0,
+    assign: false,
+    bid: false,
   },
 }));
 

@@ -59,6 +59,9 @@ const result = await build({
     // The proposal PDF's worker thread, which modules/files/pdf-worker.ts starts as
     // ./pdf-worker.js from the chunk it is bundled into, in this same folder.
     'pdf-worker': 'src/modules/files/pdf.worker.ts',
+    // Propose's solver thread, which modules/assignment/solver-thread.ts starts as
+    // ./assignment-solver.js, likewise.
+    'assignment-solver': 'src/modules/assignment/solver.worker.ts',
     // The worker that writes the embedded database's template on a first start, started
     // as ./template-worker.js by db/template.ts.
     'template-worker': 'src/db/template.worker.ts',
@@ -98,7 +101,7 @@ async function writeAtomically(file, contents) {
 // Chunks first: a server started meanwhile must not find an entry naming a chunk not yet
 // written. Earlier builds' chunks stay, for a server still running that loads one late.
 const isEntry = (file) =>
-  /^(main|migrate|create-admin|backup|restore|pdf-worker|template-worker)\.js(\.map)?$/.test(
+  /^(main|migrate|create-admin|backup|restore|pdf-worker|assignment-solver|template-worker)\.js(\.map)?$/.test(
     path.basename(file.path),
   );
 for (const file of result.outputFiles.filter((f) => !isEntry(f))) {

@@ -45,6 +45,10 @@ import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { registerAuth } from './modules/auth/auth-access.js';
 import { AUTH_RETENTION } from './modules/auth/auth.retention.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { runProposal, type ProposeJob } from './modules/assignment/assignment.jobs.js';
+import { PROPOSE_ASSIGNMENT_JOB } from './modules/assignment/assignment.queries.js';
+import { ASSIGNMENT_RETENTION } from './modules/assignment/assignment.retention.js';
+import { assignmentRoutes } from './modules/assignment/assignment.routes.js';
 import { securityKeysRoutes } from './modules/auth/security-keys.routes.js';
 import { twoFactorRoutes } from './modules/auth/two-factor.routes.js';
 import { moveTwoFactorKeysToServerKey } from './modules/auth/two-factor.service.js';
@@ -106,6 +110,7 @@ export const RETENTION_CLASSES: readonly RetentionClass[] = [
   ...OIDC_RETENTION,
   ...FILES_RETENTION,
   ...PROPOSALS_RETENTION,
+  ...ASSIGNMENT_RETENTION,
   ...PLATFORM_RETENTION,
 ];
 
@@ -187,6 +192,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     jobs.handle<DetectionScope>(DETECT_CONFLICTS_JOB, async (scope, { db, now }) => {
       await detectForScope(db, scope, now);
     });
+    // A proposed assignment of a call's reviewers (issue 27), worked out in a worker thread.
+    jobs.handle<ProposeJob>(PROPOSE_ASSIGNMENT_JOB, (job, context) => runProposal(job, context));
     // Before the database closes (onClose), let the pass under way finish.
     app.addHook('preClose', () => jobs.stop());
     registerUnitOfWork(app);
@@ -304,6 +311,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         await api.register(filesRoutes);
         await api.register(reviewsRoutes);
         await api.register(conflictsRoutes);
+        await api.register(assignmentRoutes);
       },
       { prefix: '/api/v1' },
     );

@@ -8,6 +8,7 @@ import { openDatabase, type Database } from '../src/db/client.js';
 import {
   alertCounts,
   alertsRaised,
+  assignmentRuns,
   auditLog,
   authTokens,
   captchaUses,
@@ -59,6 +60,8 @@ let ctx: TestContext;
 let userId: number;
 /** A draft whose Save All records (proposal_saves) the job prunes. */
 let proposalId: number;
+/** The call of that draft, whose proposed assignments (assignment_runs) the job prunes. */
+let callId: number;
 const uniq = () => randomBytes(8).toString('hex');
 
 beforeAll(async () => {
@@ -73,12 +76,17 @@ beforeAll(async () => {
   await ctx.app.retention.run();
   userId = (await makeUser(ctx.app)).id;
   const admin = { id: (await makeUser(ctx.app, { isAdmin: true })).id, isAdmin: true };
-  const { callId, typeId } = await makeProposalCall(ctx.app, {
+  const made = await makeProposalCall(ctx.app, {
     committeeId: (await makeCommittee(ctx.app)).id,
     forms: await makeProposalForms(ctx.app),
     admin,
   });
-  const draft = await makeProposal(ctx.app, { callId, proposalTypeId: typeId, authorId: userId });
+  callId = made.callId;
+  const draft = await makeProposal(ctx.app, {
+    callId,
+    proposalTypeId: made.typeId,
+    authorId: userId,
+  });
   proposalId = draft.id;
 });
 afterAll(() => ctx?.close());
@@ -366,6 +374,21 @@ const cases: Case[] = [
           { proposalId, formId: 2, entryIndex: 0, hash: saveHash(), savedAt: ago(0) },
         ].map(savedEntry),
       ),
+  },
+  {
+    kind: 'assignment_runs',
+    table: assignmentRuns,
+    key: assignmentRuns.id,
+    // Proposed assignments of reviewers left neither applied nor discarded for a week.
+    gone: () =>
+      insert(assignmentRuns, assignmentRuns.id, [
+        { callId, state: 'ready', redo: false, seed: 1, createdAt: ago(7 * DAY + MINUTE) },
+        { callId, state: 'running', redo: true, seed: 2, createdAt: ago(30 * DAY) },
+      ]),
+    stay: () =>
+      insert(assignmentRuns, assignmentRuns.id, [
+        { callId, state: 'ready', redo: false, seed: 3, createdAt: ago(7 * DAY - MINUTE) },
+      ]),
   },
   {
     kind: 'captcha_uses',

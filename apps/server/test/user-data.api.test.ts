@@ -1,7 +1,13 @@
 import type { UserDataExport } from '@merit/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calls, proposalFiles, proposals } from '../src/db/schema.js';
+import {
+  assignmentBids,
+  assignmentCaps,
+  calls,
+  proposalFiles,
+  proposals,
+} from '../src/db/schema.js';
 import { createTestApp, makeUser, login, auth, type TestContext } from './helpers.js';
 import { reviewedProposal, type ReviewedProposal } from './privacy-fixtures.js';
 
@@ -111,6 +117,29 @@ describe('Download my data', () => {
       }),
     ]);
     expect(othersIn(text, w.rita)).toEqual([]);
+  });
+
+  it('gives a member their bids and the cap they set themselves, and their expertise', async () => {
+    const at = new Date('2026-03-01T12:00:00.000Z');
+    await ctx.app.db
+      .insert(assignmentBids)
+      .values({ proposalId: w.proposalId, userId: w.ben.user.id, preference: 'eager', at });
+    await ctx.app.db
+      .insert(assignmentCaps)
+      .values({ callId: w.callId, userId: w.ben.user.id, memberCap: 4 });
+    const { data } = await download(w.ben);
+    expect(data.bids).toEqual([
+      {
+        proposal: { id: w.proposalId, name: 'Dark matter survey' },
+        call: { id: w.callId, name: expect.any(String) },
+        preference: 'eager',
+        at: at.toISOString(),
+      },
+    ]);
+    expect(data.caps).toEqual([{ call: { id: w.callId, name: expect.any(String) }, cap: 4 }]);
+    expect(data.roles[0]).toMatchObject({ facilities: [], keywords: [] });
+    // Another member's export holds none of it.
+    expect((await download(w.rita)).data.bids).toEqual([]);
   });
 
   it('lists logins by when they were made and used, never their tokens, and says where security events are', async () => {

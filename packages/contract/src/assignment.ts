@@ -1,10 +1,5 @@
 import { z } from 'zod';
-import {
-  MAX_CAP,
-  MAX_REVIEWS_PER_PROPOSAL,
-  PREFERENCES,
-  UNFILLED_REASONS,
-} from '@merit/domain';
+import { MAX_CAP, MAX_REVIEWS_PER_PROPOSAL, PREFERENCES, UNFILLED_REASONS } from '@merit/domain';
 import { dateTime, entityId, idParam, MAX_PAGE_SIZE } from './common.js';
 
 /** The call's own routes take `callId` (`callIdParams` in calls.ts); a run adds its `id`. */
@@ -130,7 +125,12 @@ export const proposeRequest = z
   .object({
     /** Take back assignments made before (not locked, no review saved) and work them out anew. */
     redo: z.boolean().default(false),
-    seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .optional(),
   })
   .strict();
 export type ProposeRequest = z.infer<typeof proposeRequest>;
@@ -183,11 +183,19 @@ export const applyResponse = z.object({
 
 // --- Matrix ---------------------------------------------------------------------------
 
+/** PostgreSQL's largest integer: a larger id or page would fail in the database. */
+const MAX_INT = 2_147_483_647;
+
 export const matrixQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  page_size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE * 5).default(200),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  page_size: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE_SIZE * 5)
+    .default(200),
   search: z.string().trim().max(200).optional(),
-  type: z.coerce.number().int().positive().optional(),
+  type: z.coerce.number().int().positive().max(MAX_INT).optional(),
   facility: z.string().max(200).optional(),
   /** `unassigned`: no reviewer yet; `under`: fewer than k. */
   show: z.enum(['all', 'unassigned', 'under']).default('all'),
@@ -218,9 +226,7 @@ export const matrixResponse = z
     count: z.number().int(),
     page: z.number().int(),
     pageSize: z.number().int(),
-    members: z.array(
-      z.object({ userId: id, name: z.string(), load: z.number().int(), cap }),
-    ),
+    members: z.array(z.object({ userId: id, name: z.string(), load: z.number().int(), cap })),
     rows: z.array(matrixRow),
     facilities: z.array(z.string()),
     types: z.array(z.object({ id, name: z.string() })),
@@ -231,4 +237,16 @@ export type MatrixResponse = z.infer<typeof matrixResponse>;
 /** PATCH /calls/{callId}/assignment/locks/: lock an assignment so Propose never takes it back. */
 export const lockRequest = z.object({ proposalId: id, userId: id, locked: z.boolean() }).strict();
 
-export const csvUploadResponse = z.object({ assigned: z.number().int(), removed: z.number().int() });
+export const csvUploadResponse = z.object({
+  assigned: z.number().int(),
+  removed: z.number().int(),
+});
+
+/**
+ * GET and POST /calls/{callId}/assignment/csv/: the file itself (`Content-Type: text/csv`),
+ * `proposal_id,username,action` and one assignment a line.
+ */
+export const assignmentCsv = z.string().describe('CSV: proposal_id,username,action');
+
+/** POST /calls/{callId}/assignment/proposals/: the new proposal's id (202). */
+export const proposeResponse = z.object({ id });

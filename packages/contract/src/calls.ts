@@ -11,6 +11,10 @@ export const callAbilities = z.object({
   close: z.boolean(),
   manageExtensions: z.boolean(),
   addProposal: z.boolean(),
+  /** The Assignment page (issue 27): chairs of the call's committee and admins. */
+  assign: z.boolean(),
+  /** Bidding on its proposals: a current member of its committee while bidding is open. */
+  bid: z.boolean(),
 });
 
 export const CALL_ROLES = ['Author', 'Collaborator', 'Committee'] as const;

@@ -55,6 +55,11 @@ export const errorCodes = {
    * proposal before it opens for them (POST /proposals/{id}/conflict_declaration/).
    */
   declarationRequired: 'declaration_required',
+  /**
+   * 409 of POST /reviewers/: the member has as many reviews in the call as their cap
+   * (issue 27). Send the assignment again with `overCap: true` to make it all the same.
+   */
+  overCap: 'over_cap',
 } as const;
 
 export const healthResponse = z.object({ status: z.literal('ok') });

@@ -32,6 +32,11 @@ export const reviewerChange = z.object({
   proposalId: id,
   userId: id,
   overrideReason: z.string().trim().min(1).max(500).optional(),
+  /**
+   * Assign a member who has reached their cap of reviews in the call all the same (issue
+   * 27); without it such an assignment is 409 `over_cap`.
+   */
+  overCap: z.boolean().optional(),
 });
 export type ReviewerChange = z.infer<typeof reviewerChange>;
 

@@ -1,4 +1,4 @@
-import { COMMITTEE_ROLES, GENDERS } from '@merit/domain';
+import { COMMITTEE_ROLES, GENDERS, PREFERENCES } from '@merit/domain';
 import { z } from 'zod';
 import { dateTime } from './common.js';
 
@@ -50,8 +50,17 @@ export const userDataExport = z
         role: z.enum(COMMITTEE_ROLES),
         commencement: dateTime,
         termination: dateTime,
+        /** The member's expertise, for reviewer assignment. */
+        facilities: z.array(z.string()),
+        keywords: z.array(z.string()),
       }),
     ),
+    /** Their bids on proposals they might review (neutral is no bid). */
+    bids: z.array(
+      z.object({ proposal: named, call: named, preference: z.enum(PREFERENCES), at: dateTime }),
+    ),
+    /** The caps they set for themselves on calls' reviews. */
+    caps: z.array(z.object({ call: named, cap: z.number().int() })),
     proposals: z.array(
       z.object({
         id: z.number().int(),

@@ -917,6 +917,10 @@ export const conflicts = pgTable(
   (t) => [
     uniqueIndex('conflicts_proposal_user_idx').on(t.proposalId, t.userId),
     index('conflicts_user_idx').on(t.userId),
+    // The enforced ones, which assignment reads for a whole call: far fewer than suggestions.
+    index('conflicts_confirmed_idx')
+      .on(t.proposalId, t.userId)
+      .where(sql`${t.state} = 'confirmed'`),
     check(
       'conflicts_type_check',
       sql`${t.type} in ('author', 'institutional', 'collaborator', 'personal', 'financial', 'other')`,

@@ -1,8 +1,11 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq, gte } from 'drizzle-orm';
 import {
+  assignmentRuns,
   authTokens,
+  calls,
   proposalCollaborators,
   proposalResponses,
+  reviews,
   securityKeys,
 } from '../../src/db/schema.js';
 import { issueToken } from '../../src/modules/auth/tokens.queries.js';
@@ -29,10 +32,12 @@ import {
   newMember,
   newProposal,
   newUser,
+  seedProposal,
   unique,
   type Caller,
   type World,
 } from './world.js';
+import { CANARY_IDS_FROM } from './secrets.js';
 
 export interface Request {
   params?: Record<string, number | string>;
@@ -120,6 +125,59 @@ async function newSessionOf(w: World, userId: number | null): Promise<number> {
     .limit(1);
   return row!.id;
 }
+
+/** The canary reviewer of a submitted proposal (assigned to it, with a review): their user id. */
+async function canaryReviewerOf(w: World, proposalId: number): Promise<number> {
+  const [row] = await w.ctx.app.db
+    .select({ id: reviews.reviewerId })
+    .from(reviews)
+    .where(and(eq(reviews.proposalId, proposalId), gte(reviews.reviewerId, CANARY_IDS_FROM)));
+  return row!.id;
+}
+
+/**
+ * A proposed assignment of the shared open call's reviewers, straight in the table: the
+ * caller's submitted proposal (in their relation to it) given its canary reviewer, whose
+ * name the preview shows to those who may know its reviewers only. `state` running: its
+ * chairs may read it, but not apply it yet.
+ */
+async function newAssignmentRun(
+  w: World,
+  c: Caller,
+  state: 'running' | 'ready' = 'ready',
+): Promise<number> {
+  const proposal = await newProposal(w, c, { stateVal: 1 });
+  const reviewer = await canaryReviewerOf(w, proposal.id);
+  const [run] = await w.ctx.app.db
+    .insert(assignmentRuns)
+    .values({
+      callId: w.call.id,
+      state,
+      redo: false,
+      seed: 1,
+      inputDigest: 'table',
+      result: {
+        added: [{ proposalId: proposal.id, userId: reviewer, preference: 'neutral' }],
+        removed: [],
+        loads: [],
+        unfilled: [],
+        cost: 0,
+      },
+      createdAt: w.ctx.app.now(),
+    })
+    .returning({ id: assignmentRuns.id });
+  return run!.id;
+}
+
+/** Current members of the call's committee by role, chairs too (an admin's standing is not one). */
+const committeeMembers = (status: number) => ({
+  member: status,
+  reviewer: status,
+  conflictedMember: status,
+  chair: status,
+  chairAuthor: status,
+  conflictedChair: status,
+});
 
 const tusHeaders = { 'tus-resumable': '1.0.0' };
 /** An upload id no upload has. */
@@ -1110,5 +1168,128 @@ export const table: Row[] = [
       payload: { collaborators: [{ name: 'Ann Other', email: 'ann@example.org' }] },
     }),
     expect: loggedIn(200),
+  },
+  // Reviewer assignment (issue 27): the Assignment page, Propose and its preview, the
+  // matrix, locks and the CSV are the chairs' of the call's committee (and admins');
+  // bidding and one's own cap are its current members'. A chair (or admin) with a conflict
+  // of interest with a proposal, or of its team, is shown none of its pairs.
+  {
+    route: 'GET /api/v1/calls/:callId/assignment/settings/',
+    request: (w) => ({ params: { callId: w.call.id } }),
+    expect: chairsOnly(200),
+    // Its members, with their loads and caps.
+    listsCommittee: true,
+  },
+  {
+    route: 'PATCH /api/v1/calls/:callId/assignment/settings/',
+    request: (w) => ({ params: { callId: w.call.id }, payload: { biddingShowsProposals: false } }),
+    expect: chairsOnly(200),
+    listsCommittee: true,
+  },
+  {
+    route: 'GET /api/v1/calls/:callId/bids/',
+    request: async (w, c) => {
+      await newProposal(w, c, { stateVal: 1 });
+      return { params: { callId: w.call.id } };
+    },
+    expect: { ...loggedIn(403), ...committeeMembers(200) },
+  },
+  {
+    // Bidding open: never on one's own proposal, nor on one with a conflict of interest.
+    route: 'POST /api/v1/calls/:callId/bids/',
+    request: async (w, c) => {
+      await w.ctx.app.db.update(calls).set({ biddingOpen: true }).where(eq(calls.id, w.call.id));
+      const proposal = await newProposal(w, c, { stateVal: 1 });
+      return {
+        params: { callId: w.call.id },
+        payload: { proposalId: proposal.id, preference: 'eager' },
+      };
+    },
+    expect: { ...loggedIn(403), member: 200, reviewer: 200, chair: 200 },
+  },
+  {
+    route: 'POST /api/v1/calls/:callId/assignment/my_cap/',
+    request: (w) => ({ params: { callId: w.call.id }, payload: { cap: null } }),
+    expect: { ...loggedIn(403), ...committeeMembers(200) },
+  },
+  {
+    // A call of its own for each cell: one proposal at a time runs per call.
+    route: 'POST /api/v1/calls/:callId/assignment/proposals/',
+    request: async (w) => ({ params: { callId: await newCall(w) }, payload: {} }),
+    expect: chairsOnly(202),
+  },
+  {
+    // The preview names the canary reviewer of the caller's proposal.
+    route: 'GET /api/v1/calls/:callId/assignment/proposals/:id/',
+    request: async (w, c) => ({
+      params: { callId: w.call.id, id: await newAssignmentRun(w, c) },
+    }),
+    expect: chairsOnly(200),
+  },
+  {
+    route: 'DELETE /api/v1/calls/:callId/assignment/proposals/:id/',
+    request: async (w, c) => ({
+      params: { callId: w.call.id, id: await newAssignmentRun(w, c) },
+    }),
+    expect: chairsOnly(204),
+  },
+  {
+    // Still being worked out: its chairs are told to wait (409), the others refused.
+    route: 'POST /api/v1/calls/:callId/assignment/proposals/:id/apply/',
+    note: 'still running',
+    request: async (w, c) => ({
+      params: { callId: w.call.id, id: await newAssignmentRun(w, c, 'running') },
+    }),
+    expect: chairsOnly(409),
+  },
+  {
+    route: 'GET /api/v1/calls/:callId/assignment/matrix/',
+    request: async (w, c) => {
+      await newProposal(w, c, { stateVal: 1 });
+      return { params: { callId: w.call.id } };
+    },
+    expect: chairsOnly(200),
+    // Its columns are the committee's members, with their loads.
+    listsCommittee: true,
+  },
+  {
+    // A proposal none of the callers is on or conflicted with: any chair may lock its reviewer.
+    route: 'PATCH /api/v1/calls/:callId/assignment/locks/',
+    request: async (w) => {
+      const proposal = await seedProposal(w, { call: w.call, stateVal: 1 });
+      return {
+        params: { callId: w.call.id },
+        payload: {
+          proposalId: proposal.id,
+          userId: await canaryReviewerOf(w, proposal.id),
+          locked: true,
+        },
+      };
+    },
+    expect: chairsOnly(200),
+  },
+  {
+    route: 'GET /api/v1/calls/:callId/assignment/csv/',
+    request: async (w, c) => {
+      await newProposal(w, c, { stateVal: 1 });
+      return { params: { callId: w.call.id } };
+    },
+    expect: chairsOnly(200),
+  },
+  {
+    // A new member assigned to a proposal none of the callers is on or conflicted with.
+    route: 'POST /api/v1/calls/:callId/assignment/csv/',
+    request: async (w) => {
+      const proposal = await seedProposal(w, { call: w.call, stateVal: 1 });
+      const member = await newMember(w);
+      return {
+        params: { callId: w.call.id },
+        headers: { 'content-type': 'text/csv' },
+        payload: Buffer.from(
+          `proposal_id,username,action\n${proposal.id},${member.username},assign\n`,
+        ),
+      };
+    },
+    expect: chairsOnly(200),
   },
 ];

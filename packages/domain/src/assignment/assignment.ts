@@ -76,7 +76,8 @@ export const assignmentMessages = {
   chairsOnly: 'Only the chairs of the call’s committee can assign its reviewers.',
   biddingClosed: 'Bidding on this call’s proposals is closed.',
   biddingMembersOnly: 'Only current members of the call’s committee can bid on its proposals.',
-  cannotBid: 'You cannot bid on this proposal: it is yours, you have a conflict with it, or it is not submitted.',
+  cannotBid:
+    'You cannot bid on this proposal: it is yours, you have a conflict with it, or it is not submitted.',
   callClosed: 'This call is closed, so its reviewers can no longer be assigned.',
   capAboveChair: (cap: number) =>
     `You can lower your cap, not raise it: the chairs set it to ${cap} reviews.`,
@@ -99,9 +100,33 @@ export const assignmentMessages = {
   csvColumns: 'Each line needs three values: proposal_id,username,action.',
   csvAction: 'The action must be assign or remove.',
   csvProposal: (id: string) => `There is no submitted proposal ${id} in this call.`,
-  csvUser: (username: string) => `There is no member of the committee with the username ${username}.`,
+  csvUser: (username: string) =>
+    `There is no member of the committee with the username ${username}.`,
   csvEmpty: 'The file has no lines after its header.',
-  overCap: (name: string, cap: number) => `${name} would have more than their cap of ${cap} reviews.`,
+  csvFailed: (lines: number) =>
+    `${lines} ${lines === 1 ? 'line of the file has' : 'lines of the file have'} errors, so nothing was saved. Correct them and upload the file again.`,
+  overCap: (name: string, cap: number) =>
+    `${name} would have more than their cap of ${cap} reviews.`,
+  /** A chair's own proposal, or one they have a conflict with: its reviewers are not theirs to see. */
+  notYours:
+    'You have a conflict of interest with this proposal, or it is yours: another chair assigns its reviewers.',
+  csvNotYours: (id: string) =>
+    `You have a conflict of interest with proposal ${id}, or it is yours: another chair assigns its reviewers.`,
+  /** Why a member may not be given a proposal (CSV upload). */
+  excluded: {
+    team: (username: string) => `${username} is the author or a collaborator of this proposal.`,
+    conflict: (username: string) => `${username} has a conflict of interest with this proposal.`,
+    notMe: (username: string) => `${username} marked this proposal Not me.`,
+    ineligible: (username: string) =>
+      `${username}’s role on the committee ends before the review window does.`,
+  },
+  capNotMember: (id: string) =>
+    `There is no current member of the committee with the user id ${id}.`,
+  csvNotReviewer: (username: string, id: string) =>
+    `${username} is not a reviewer of proposal ${id}, so there is nothing to remove.`,
+  /** The digest mail (Apply, CSV upload): one per member with new proposals. */
+  digestIntro: (count: number, call: string) =>
+    `The chairs have assigned you ${count} new ${count === 1 ? 'proposal' : 'proposals'} to review in the call "${call}":`,
 } as const;
 
 /** What the assignment rules read of a call. */

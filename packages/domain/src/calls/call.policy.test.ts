@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { assignmentMessages } from '../assignment/assignment.js';
 import { messages } from '../messages.js';
 import type { CommitteeActor } from '../permissions/committee.js';
 import { decide } from '../permissions/policies.js';
@@ -22,8 +23,10 @@ const open: CallResource = {
   reviewCommencement: t('04-15T00:00:00'),
   reviewTermination: t('05-15T00:00:00'),
   actorExtensions: [],
+  biddingOpen: false,
 };
 const closed: CallResource = { ...open, closed: true };
+const bidding: CallResource = { ...open, biddingOpen: true };
 const duringSubmission = t('03-10T00:00:00');
 const afterReview = open.reviewTermination;
 
@@ -115,6 +118,59 @@ describe('call policy: who may do what, and how a refusal reads', () => {
       open.termination,
       { kind: 'conflict', message: callMessages.submissionClosed },
     ],
+    ['the chair opens the Assignment page', 'chair', 'assign', open, duringSubmission, true],
+    ['an admin opens it for any call', 'admin', 'assign', open, duringSubmission, true],
+    ['it reads once the call is closed', 'chair', 'assign', closed, afterReview, true],
+    [
+      'a member does not assign',
+      'member',
+      'assign',
+      open,
+      duringSubmission,
+      { kind: 'forbidden', message: assignmentMessages.chairsOnly },
+    ],
+    [
+      'nor does a chair of another committee',
+      'otherChair',
+      'assign',
+      open,
+      duringSubmission,
+      { kind: 'forbidden', message: assignmentMessages.chairsOnly },
+    ],
+    ['a member bids while bidding is open', 'member', 'bid', bidding, duringSubmission, true],
+    ['a chair is a member and bids too', 'chair', 'bid', bidding, duringSubmission, true],
+    [
+      'an admin with no role on the committee does not bid',
+      'admin',
+      'bid',
+      bidding,
+      duringSubmission,
+      { kind: 'forbidden', message: assignmentMessages.biddingMembersOnly },
+    ],
+    [
+      'nor does a former chair',
+      'formerChair',
+      'bid',
+      bidding,
+      duringSubmission,
+      { kind: 'forbidden', message: assignmentMessages.biddingMembersOnly },
+    ],
+    [
+      'nobody bids before the chairs open bidding',
+      'member',
+      'bid',
+      open,
+      duringSubmission,
+      { kind: 'conflict', message: assignmentMessages.biddingClosed },
+    ],
+    [
+      'nor on a closed call',
+      'member',
+      'bid',
+      { ...bidding, closed: true },
+      afterReview,
+      { kind: 'conflict', message: assignmentMessages.biddingClosed },
+    ],
   ];
   it.each(cases)('%s (%s, %s)', (_name, who, action, call, now, expected) => {
     expect(decide(`call.${action}`, actors[who], call, now)).toEqual(expected);
@@ -138,6 +194,8 @@ describe('call policy: who may do what, and how a refusal reads', () => {
       close: false,
       manageExtensions: true,
       addProposal: true,
+      assign: true,
+      bid: false,
     });
     expect(abilitiesOf(callPolicy, actors.member, closed, afterReview)).toEqual({
       view: true,
@@ -146,6 +204,8 @@ describe('call policy: who may do what, and how a refusal reads', () => {
       close: false,
       manageExtensions: false,
       addProposal: false,
+      assign: false,
+      bid: false,
     });
   });
 });

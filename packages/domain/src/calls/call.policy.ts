@@ -1,3 +1,4 @@
+import { mayBid, mayManageAssignment } from '../assignment/assignment.js';
 import { messages } from '../messages.js';
 import {
   chairedCommitteeIds,
@@ -18,6 +19,8 @@ export interface CallForPolicy extends CallState {
 /** A call as one actor's rules see it: with that actor's own extension windows. */
 export interface CallResource extends CallForPolicy {
   actorExtensions: readonly TimeWindow[];
+  /** The chairs opened bidding on its proposals (reviewer assignment, issue 27). */
+  biddingOpen: boolean;
 }
 
 const chair = (actor: CommitteeActor, call: CallForPolicy, now: Date): Decision =>
@@ -62,6 +65,18 @@ export const callPolicy = definePolicy<CallResource>()({
     submissionOpenFor(call, call.actorExtensions, now)
       ? true
       : conflict(callMessages.submissionClosed),
+  /**
+   * The Assignment page (issue 27): its chairs and admins, closed or not (a closed call's
+   * page reads; its changes are refused by `mayManageAssignment` with `change`).
+   */
+  assign: (actor, call, now) => mayManageAssignment(actor, call, now, false),
+  /**
+   * Bidding on its proposals: a current member of its committee by role (chairs are
+   * members; an admin with no role on it is not), while bidding is open and the call is not
+   * closed.
+   */
+  bid: (actor, call, now) =>
+    mayBid(call, isCommitteeMember({ ...actor, isAdmin: false }, call.committeeId, now)),
 });
 
 export type CallAbilities = { [A in keyof typeof callPolicy]: boolean };

@@ -45,4 +45,5 @@ ALTER TABLE "assignment_caps" ADD CONSTRAINT "assignment_caps_user_id_users_id_f
 ALTER TABLE "assignment_runs" ADD CONSTRAINT "assignment_runs_call_id_calls_id_fk" FOREIGN KEY ("call_id") REFERENCES "public"."calls"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "assignment_runs" ADD CONSTRAINT "assignment_runs_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "assignment_bids_user_idx" ON "assignment_bids" USING btree ("user_id");--> statement-breakpoint
-CREATE INDEX "assignment_runs_call_idx" ON "assignment_runs" USING btree ("call_id");
+CREATE INDEX "assignment_runs_call_idx" ON "assignment_runs" USING btree ("call_id");--> statement-breakpoint
+CREATE INDEX "conflicts_confirmed_idx" ON "conflicts" USING btree ("proposal_id","user_id") WHERE "conflicts"."state" = 'confirmed';

@@ -85,6 +85,7 @@ export const callResource = (
   reviewCommencement: call.reviewCommencement,
   reviewTermination: call.reviewTermination,
   actorExtensions,
+  biddingOpen: call.biddingOpen,
 });
 
 function summarise(

@@ -72,7 +72,7 @@ export async function queueDetection(
  */
 export const enforcedConflictProposalIdsSql = (userId: number) => sql`(
   select c."proposal_id" from "conflicts" c
-  where c."user_id" = ${userId}::int and c."state" = 'confirmed' and not ${overriddenSql})`;
+  where c."user_id" = ${userId}::int and ${enforcedSql})`;
 
 /**
  * Whether the conflict `c` in the FROM is overridden: a chair assigned its person to its
@@ -81,6 +81,12 @@ export const enforcedConflictProposalIdsSql = (userId: number) => sql`(
 export const overriddenSql = sql<boolean>`exists (select 1 from "proposal_reviewers" pr
   where pr."proposal_id" = c."proposal_id" and pr."user_id" = c."user_id"
     and pr."override_reason" is not null)`;
+
+/**
+ * Whether the conflict `c` in the FROM is enforced (`isEnforced`, the call's setting
+ * aside): confirmed, and not overridden.
+ */
+export const enforcedSql = sql<boolean>`(c."state" = 'confirmed' and not ${overriddenSql})`;
 
 /** `userId`'s conflict with the proposal, of any state, or undefined when there is none. */
 export async function conflictOfPerson(

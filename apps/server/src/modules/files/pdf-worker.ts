@@ -1,6 +1,5 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
+import { startWorkerThread } from '../../platform/io/worker-thread.js';
 import type { ExtractInput, StoredFile } from './extract-input.js';
 
 /**
@@ -51,31 +50,20 @@ export interface PdfWorkerLimits {
  */
 export const PDF_WORKER_LIMITS: PdfWorkerLimits = { heapMb: 256, timeoutMs: 60_000 };
 
-const here = import.meta.url;
-
 /**
- * The worker thread. Built (`npm start`), it is dist/pdf-worker.js beside the chunk that
- * runs this; from source (tests, `npm run dev`), tsx compiles pdf.worker.ts as it loads,
- * since Node 20 cannot start a worker from a .ts file itself.
+ * The worker thread: dist/pdf-worker.js when built, pdf.worker.ts from source
+ * (platform/io/worker-thread.ts says how).
  */
 function startWorker(limits: PdfWorkerLimits): Worker {
   const resourceLimits: ResourceLimits = {
     maxOldGenerationSizeMb: limits.heapMb,
     maxYoungGenerationSizeMb: 32,
   };
-  if (!here.endsWith('.ts'))
-    return counted(new Worker(new URL('./pdf-worker.js', here), { resourceLimits }));
-  const source = new URL('./pdf.worker.ts', here).href;
-  // tsx's ES module entry: require.resolve finds its CommonJS one beside it.
-  const tsx = pathToFileURL(
-    createRequire(here)
-      .resolve('tsx/esm/api')
-      .replace(/\.cjs$/, '.mjs'),
-  ).href;
   return counted(
-    new Worker(
-      `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`,
-      { eval: true, resourceLimits },
+    startWorkerThread(
+      import.meta.url,
+      { built: './pdf-worker.js', source: './pdf.worker.ts' },
+      { resourceLimits },
     ),
   );
 }

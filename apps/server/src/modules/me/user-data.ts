@@ -18,13 +18,14 @@ import {
 import type { ReadWork } from '../../platform/data/work.js';
 import { pendingEmail } from '../accounts/accounts.queries.js';
 import { rolesOfUser } from '../roles/roles.queries.js';
+import { bidsOfUser, ownCapsOfUser } from '../assignment/assignment.queries.js';
 import { loadSelf } from '../users/users.queries.js';
 
 const iso = (date: Date) => date.toISOString();
 
 /** What the file says it is, for whoever opens it later. */
 const ABOUT =
-  'The personal data Merit holds about you: your account, committee roles, the proposals you wrote or collaborate on (their answers and the names of their files), the reviews you wrote, and your logins. Other people’s reviews of your proposals and who wrote them are not included.';
+  'The personal data Merit holds about you: your account, committee roles with your expertise, your bids and caps on reviewing, the proposals you wrote or collaborate on (their answers and the names of their files), the reviews you wrote, and your logins. Other people’s reviews of your proposals and who wrote them are not included.';
 
 const SECURITY_EVENTS_NOTE =
   'Merit writes security events (logins, failed logins, refused requests, password and email changes, reads of reviews) to the server’s log, not to its database, so they are not in this file. Ask the operator of this installation for them.';
@@ -177,30 +178,33 @@ async function reviewsBy(tx: Tx, userId: number): Promise<UserDataExport['review
  */
 export async function userDataOf({ tx, actor, now }: ReadWork): Promise<UserDataExport> {
   const user = await loadSelf(tx, actor.id);
-  const [pending, identities, roles, ownProposals, ownReviews, sessions] = await Promise.all([
-    pendingEmail(tx, user, now),
-    tx
-      .select({
-        issuer: userIdentities.issuer,
-        subject: userIdentities.subject,
-        createdAt: userIdentities.createdAt,
-      })
-      .from(userIdentities)
-      .where(eq(userIdentities.userId, user.id))
-      .orderBy(asc(userIdentities.id)),
-    rolesOfUser(tx, user.id),
-    proposalsOf(tx, user.id),
-    reviewsBy(tx, user.id),
-    tx
-      .select({
-        createdAt: authTokens.createdAt,
-        lastUsedAt: authTokens.lastUsedAt,
-        revokedAt: authTokens.revokedAt,
-      })
-      .from(authTokens)
-      .where(eq(authTokens.userId, user.id))
-      .orderBy(asc(authTokens.id)),
-  ]);
+  const [pending, identities, roles, ownProposals, ownReviews, sessions, bids, caps] =
+    await Promise.all([
+      pendingEmail(tx, user, now),
+      tx
+        .select({
+          issuer: userIdentities.issuer,
+          subject: userIdentities.subject,
+          createdAt: userIdentities.createdAt,
+        })
+        .from(userIdentities)
+        .where(eq(userIdentities.userId, user.id))
+        .orderBy(asc(userIdentities.id)),
+      rolesOfUser(tx, user.id),
+      proposalsOf(tx, user.id),
+      reviewsBy(tx, user.id),
+      tx
+        .select({
+          createdAt: authTokens.createdAt,
+          lastUsedAt: authTokens.lastUsedAt,
+          revokedAt: authTokens.revokedAt,
+        })
+        .from(authTokens)
+        .where(eq(authTokens.userId, user.id))
+        .orderBy(asc(authTokens.id)),
+      bidsOfUser(tx, user.id),
+      ownCapsOfUser(tx, user.id),
+    ]);
   return {
     exported_at: iso(now),
     about: ABOUT,
@@ -236,7 +240,16 @@ export async function userDataOf({ tx, actor, now }: ReadWork): Promise<UserData
       role: role.role as CommitteeRoleName,
       commencement: iso(role.commencement),
       termination: iso(role.termination),
+      facilities: role.facilities,
+      keywords: role.keywords,
     })),
+    bids: bids.map((bid) => ({
+      proposal: { id: bid.proposalId, name: bid.proposalName },
+      call: { id: bid.callId, name: bid.callName },
+      preference: bid.preference,
+      at: iso(bid.at),
+    })),
+    caps: caps.map((cap) => ({ call: { id: cap.callId, name: cap.callName }, cap: cap.cap! })),
     proposals: ownProposals,
     reviews: ownReviews,
     sessions: sessions.map((session) => ({

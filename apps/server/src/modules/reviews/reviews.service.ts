@@ -1,19 +1,21 @@
-import type {
-  MyReview,
-  PendingReview,
-  PendingReviewCount,
-  PendingReviewsQuery,
-  ProposalReviewList,
-  Reviewer,
-  ReviewerChange,
-  ReviewDetail,
-  ReviewResponseSave,
-  ReviewResponseSaved,
-  ReviewSummary,
-  StaleReview,
+import {
+  errorCodes,
+  type MyReview,
+  type PendingReview,
+  type PendingReviewCount,
+  type PendingReviewsQuery,
+  type ProposalReviewList,
+  type Reviewer,
+  type ReviewerChange,
+  type ReviewDetail,
+  type ReviewResponseSave,
+  type ReviewResponseSaved,
+  type ReviewSummary,
+  type StaleReview,
 } from '@merit/contract';
 import {
   addErrors,
+  assignmentMessages,
   conflictMessages,
   decide,
   hasErrors,
@@ -32,9 +34,17 @@ import {
   type ScoredForm,
 } from '@merit/domain';
 import { addToAuditBatch } from '../../platform/data/audit.js';
-import { conflict, forbidden, invalid, notFound, stale } from '../../platform/http/http-errors.js';
+import {
+  conflict,
+  forbidden,
+  HttpError,
+  invalid,
+  notFound,
+  stale,
+} from '../../platform/http/http-errors.js';
 import { enqueueMail } from '../../platform/io/mail-job.js';
 import { loadActor, type ReadWork, type Work } from '../../platform/data/work.js';
+import { capAndLoadOf } from '../assignment/assignment.queries.js';
 import { conflictOfPerson } from '../conflicts/conflicts.queries.js';
 import { answerErrors } from '../forms/form-access.js';
 import type { LoadedProposal } from '../proposals/proposals.queries.js';
@@ -74,7 +84,9 @@ const reviewLink = (publicUrl: string, proposal: { id: number; callId: number })
  * it has left the submission stage. A member with an enforced conflict of interest with it
  * is 409 `conflict` naming the conflict, unless the chair gives `overrideReason`: then the
  * reason is stored with the assignment, in its audit row, and shown to chairs beside the
- * reviewer. The new reviewer gets a mail; the author learns nothing.
+ * reviewer. A member who has as many reviews in the call as their cap (issue 27) is 409
+ * `over_cap`, unless the chair sends `overCap`. The new reviewer gets a mail; the author
+ * learns nothing.
  */
 export async function assignReviewer(
   work: Work,
@@ -94,6 +106,10 @@ export async function assignReviewer(
     : null;
   if (candidateConflict && isEnforced(loaded.call, candidateConflict) && overrideReason === null)
     throw conflict(conflictMessages.assignConflicted(person.name, candidateConflict.type));
+  // Caps hold for one assignment as for Propose (issue 27); the chair may insist.
+  const { cap, load } = await capAndLoadOf(work.tx, loaded.call, person.id, work.now);
+  if (load >= cap && input.overCap !== true)
+    throw new HttpError(409, errorCodes.overCap, assignmentMessages.overCap(person.name, cap));
   if (!(await insertReviewer(work.tx, loaded.proposal.id, person.id, overrideReason)))
     throw invalid({ userId: [reviewMessages.alreadyReviewer] });
   await work.audit({

@@ -56,7 +56,13 @@ export type AuditAction =
   /** One run of the detector over a call that changed something: how many rows of each kind. */
   | 'call.detect_conflicts'
   /** The person changed their list of recent collaborators (My Account). */
-  | 'user.update_recent_collaborators';
+  | 'user.update_recent_collaborators'
+  /** Reviewer assignment (issue 27): the chairs' k, caps or bidding, or a member's own cap. */
+  | 'call.update_assignment'
+  /** One batch of assignments (Apply of a proposal, a CSV upload): what it added and removed. */
+  | 'call.assign_reviewers'
+  /** An assignment locked against Propose, or unlocked. */
+  | 'proposal.lock_reviewer';
 
 /** A value longer than this, as JSON, is kept as its start and its length. */
 export const AUDIT_VALUE_CAP = 1000;

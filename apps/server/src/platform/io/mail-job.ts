@@ -15,6 +15,19 @@ export const SEND_MAIL_JOB = 'mail.send';
 export const enqueueMail = (work: Pick<Work, 'enqueue'>, mail: Mail) =>
   work.enqueue(SEND_MAIL_JOB, mail);
 
+/**
+ * Queues finished mails, however many, in one statement: a batch that mails hundreds of
+ * people (Apply of a proposed assignment) would otherwise hold its locks through an
+ * INSERT per mail. Resolves with how many were queued.
+ */
+export const enqueueMailList = (work: Pick<Work, 'enqueueEach'>, mails: readonly Mail[]) =>
+  mails.length === 0
+    ? Promise.resolve(0)
+    : work.enqueueEach(
+        SEND_MAIL_JOB,
+        sql`select value from jsonb_array_elements(${JSON.stringify(mails)}::jsonb) with ordinality as m(value, n) order by n`,
+      );
+
 /** The recipients of `enqueueMails`: a query, and the text columns it gives each row. */
 export interface MailRows<C extends string> {
   query: SQL;

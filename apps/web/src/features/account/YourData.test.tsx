@@ -35,6 +35,8 @@ const exported: UserDataExport = {
   roles: [],
   proposals: [],
   reviews: [],
+  bids: [],
+  caps: [],
   sessions: [
     {
       created_at: '2026-06-01T09:00:00.000Z',
