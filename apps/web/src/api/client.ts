@@ -5,6 +5,7 @@ import { getToken } from './session';
 import { getTabId, TAB_HEADER } from './tab-id';
 
 export const API_BASE = '/api/v1';
+const JSON_TYPE = 'application/json';
 
 /**
  * A failed API call. `body` is always an ErrorBody: the server's own when it sent one,
@@ -51,6 +52,8 @@ export interface RequestOptions<S extends z.ZodType> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Sent as JSON. */
   body?: unknown;
+  /** Sent as it is, instead of `body`: a file's text with its media type (a CSV upload). */
+  text?: TextBody;
   /** The contract schema of the success body, e.g. `(c) => c.userDetails`. */
   schema: SchemaPicker<S>;
   signal?: AbortSignal;
@@ -64,7 +67,7 @@ export interface RequestOptions<S extends z.ZodType> {
 /** Calls `/api/v1<path>` with the session token; returns the body parsed by `schema`. */
 export async function apiRequest<S extends z.ZodType>(
   path: string,
-  { method = 'GET', body, schema, signal, keepalive }: RequestOptions<S>,
+  { method = 'GET', body, text, schema, signal, keepalive }: RequestOptions<S>,
 ): Promise<z.output<S>> {
   let contract: ContractModule;
   let payload: unknown;
@@ -72,7 +75,7 @@ export async function apiRequest<S extends z.ZodType>(
   try {
     // The request first: on a first load it then goes out ahead of the contract's code.
     [{ payload, status }, contract] = await Promise.all([
-      send(path, { method, body, signal, keepalive }),
+      send(path, { method, body, text, signal, keepalive }),
       loadContract(),
     ]);
   } catch (error) {
@@ -114,6 +117,24 @@ export async function apiRequestWithGuard<T>(
   return payload;
 }
 
+/** A body sent as it is, e.g. `{ content: csv, type: 'text/csv' }`. */
+export interface TextBody {
+  content: string;
+  type: string;
+}
+
+/**
+ * GETs `/api/v1<path>` as text (a CSV download) rather than JSON; errors come as the
+ * ApiError every other call throws.
+ */
+export async function apiText(
+  path: string,
+  { accept, signal }: { accept: string; signal?: AbortSignal },
+): Promise<string> {
+  const { payload } = await send(path, { method: 'GET', accept, signal });
+  return typeof payload === 'string' ? payload : '';
+}
+
 function invalidResponse(status: number): ApiError {
   return new ApiError(status, {
     detail: 'The server sent a response this page does not understand. Reload the page.',
@@ -127,12 +148,18 @@ async function send(
   {
     method,
     body,
+    text,
     signal,
     keepalive,
-  }: Pick<RequestOptions<z.ZodType>, 'method' | 'body' | 'signal' | 'keepalive'>,
+    accept = JSON_TYPE,
+  }: Pick<RequestOptions<z.ZodType>, 'method' | 'body' | 'text' | 'signal' | 'keepalive'> & {
+    /** Another media type than JSON: a successful answer's payload is then its text. */
+    accept?: string;
+  },
 ): Promise<{ payload: unknown; status: number }> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const headers: Record<string, string> = { Accept: accept };
+  if (text !== undefined) headers['Content-Type'] = text.type;
+  else if (body !== undefined) headers['Content-Type'] = JSON_TYPE;
   const token = getToken();
   if (token) headers.Authorization = `Token ${token}`;
   // Names the editor this request comes from: the editing lock is held per tab.
@@ -143,7 +170,8 @@ async function send(
     response = await fetch(`${API_BASE}${path}`, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body:
+        text !== undefined ? text.content : body === undefined ? undefined : JSON.stringify(body),
       signal,
       keepalive,
     });
@@ -151,7 +179,9 @@ async function send(
     if (signal?.aborted) throw error;
     throw new ApiError(0, unreachable);
   }
-  const payload = await readJson(response, signal);
+  // An error is always the server's JSON ErrorBody, whatever was asked for.
+  const payload =
+    response.ok && accept !== JSON_TYPE ? await response.text() : await readJson(response, signal);
   if (!response.ok) throw new ApiError(response.status, toErrorBody(response, payload));
   return { payload, status: response.status };
 }

@@ -99,6 +99,10 @@ const CallListPage = lazyPage(() => import('./calls/CallListPage'));
 const CallDetailPage = lazyPage(() => import('./calls/CallDetailPage'));
 const ManageCallPage = lazyPage(() => import('./calls/ManageCallPage'));
 const CallConflictsPage = lazyPage(() => import('./calls/CallConflictsPage'));
+const AssignmentPage = lazyPage(() => import('./calls/AssignmentPage'));
+// The matrix brings the virtualiser (@tanstack/react-virtual): only its route loads it.
+const AssignmentMatrixPage = lazyPage(() => import('./calls/AssignmentMatrixPage'));
+const BidsPage = lazyPage(() => import('./calls/BidsPage'));
 // The wizard brings the rich-text editor (TipTap), as its own chunk on top.
 const NewCallPage = lazyPage(() => import('./calls/NewCallPage'));
 const EditCallPage = lazyPage(() => import('./calls/EditCallPage'));
@@ -219,6 +223,12 @@ export const routes: RouteObject[] = [
                   { path: 'calls/:callId/update', element: page(EditCallPage) },
                   { path: 'calls/:callId/manage', element: page(ManageCallPage) },
                   { path: 'calls/:callId/conflicts', element: page(CallConflictsPage) },
+                  { path: 'calls/:callId/assignment', element: page(AssignmentPage) },
+                  {
+                    path: 'calls/:callId/assignment/matrix',
+                    element: page(AssignmentMatrixPage),
+                  },
+                  { path: 'calls/:callId/bids', element: page(BidsPage) },
                   { path: 'calls/:callId/new', element: page(NewProposalPage) },
                   {
                     path: 'calls/:callId/proposals',

@@ -9,6 +9,8 @@ import { routes } from '../routes/routes';
 interface StubResponse {
   status?: number;
   body?: unknown;
+  /** Sent as it is with this media type, instead of `body` as JSON (a CSV download). */
+  text?: { content: string; type: string };
 }
 
 export type ApiHandler = (request: {
@@ -42,9 +44,16 @@ export function stubApi(answers: Record<string, StubResponse | ApiHandler>) {
     const entry = table[`${method} ${path}`];
     if (!entry) throw new Error(`Unexpected API call in test: ${method} ${path}`);
     const headers = (init.headers ?? {}) as Record<string, string>;
-    const body: unknown = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
-    const { status = 200, body: responseBody } =
-      typeof entry === 'function' ? entry({ method, path, headers, body }) : entry;
+    // A body of another type than JSON (a CSV upload) reaches the handler as its text.
+    const json = (headers['Content-Type'] ?? 'application/json') === 'application/json';
+    const body: unknown =
+      typeof init.body === 'string' ? (json ? JSON.parse(init.body) : init.body) : undefined;
+    const {
+      status = 200,
+      body: responseBody,
+      text,
+    } = typeof entry === 'function' ? entry({ method, path, headers, body }) : entry;
+    if (text) return new Response(text.content, { status, headers: { 'Content-Type': text.type } });
     return new Response(responseBody === undefined ? null : JSON.stringify(responseBody), {
       status,
       headers: { 'Content-Type': 'application/json' },

@@ -18,6 +18,8 @@ export function CallManageMenu({ call, onManageExtensions }: CallManageMenuProps
     abilities.edit && { label: 'Edit Call Details', to: `/calls/${call.id}/update` },
     abilities.manage && { label: 'Manage Call', to: `/calls/${call.id}/manage` },
     abilities.manage && { label: 'Conflicts of Interest', to: `/calls/${call.id}/conflicts` },
+    abilities.assign && { label: 'Assign Reviewers', to: `/calls/${call.id}/assignment` },
+    abilities.bid && { label: 'Bid on Proposals', to: `/calls/${call.id}/bids` },
     abilities.manageExtensions && { label: 'Manage Extensions', onSelect: onManageExtensions },
   ];
   return <ManageMenu items={items.filter((item) => item !== false)} />;

@@ -22,6 +22,8 @@ export function makeCall(overrides: Partial<CallDetail> = {}): CallDetail {
       close: false,
       manageExtensions: false,
       addProposal: false,
+      assign: false,
+      bid: false,
     },
     description: '<p>Apply for <strong>beam time</strong>.</p>',
     created: '2026-01-10T00:00:00.000Z',
@@ -71,6 +73,8 @@ export const chairAbilities = {
   close: false,
   manageExtensions: true,
   addProposal: true,
+  assign: true,
+  bid: false,
 };
 
 export function makeForm(id: number, displayName: string, type: Form['type']): Form {

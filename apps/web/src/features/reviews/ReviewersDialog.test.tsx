@@ -1,5 +1,5 @@
 import type { Reviewer } from '@merit/contract';
-import { reviewMessages } from '@merit/domain';
+import { assignmentMessages, reviewMessages } from '@merit/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -190,6 +190,55 @@ describe('Manage Reviewers', { timeout: 30_000 }, () => {
     ).toBeVisible();
     expect(await within(dialog).findByText('This proposal has no reviewers yet.')).toBeVisible();
     expect(bodiesOf(fetchStub, 'DELETE')).toEqual([{ proposalId: 30, userId: 9 }]);
+  });
+
+  it('asks before assigning a member past their cap, and assigns anyway when told to', async () => {
+    const user = userEvent.setup();
+    const detail = assignmentMessages.overCap('Grace Hopper', 4);
+    let reviewers: Reviewer[] = [];
+    const fetchStub = stubApi({
+      'GET /user_details/': { body: carla },
+      'GET /proposals/30/': () => ({ body: proposalOf(reviewers) }),
+      'GET /proposal_form_order/12/': { body: makeFormOrder() },
+      'GET /calls/12/': { body: makeCall() },
+      'GET /committee_members/?committee=3': { body: MEMBERS },
+      'POST /reviewers/': ({ body }) => {
+        if (!(body as { overCap?: boolean }).overCap)
+          return { status: 409, body: { detail, code: 'over_cap' } };
+        reviewers = [{ id: 9, name: 'Grace Hopper' }];
+        return { status: 201, body: reviewers[0] };
+      },
+    });
+    await openEditor();
+    await user.click(screen.getByRole('button', { name: 'Manage' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Manage Reviewers' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Manage Reviewers' });
+    const assignGrace = () => within(dialog).findByRole('button', { name: 'Assign Grace Hopper' });
+
+    await user.click(await assignGrace());
+    let ask = await screen.findByRole('dialog', { name: 'Assign over the cap?' });
+    expect(ask).toHaveTextContent(`${detail} Assign anyway?`);
+    // Cancelled: nothing assigned, and the refusal is no error to show.
+    await user.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Assign over the cap?' })).toBeNull(),
+    );
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+
+    await user.click(await assignGrace());
+    ask = await screen.findByRole('dialog', { name: 'Assign over the cap?' });
+    await user.click(within(ask).getByRole('button', { name: 'Assign anyway' }));
+    expect(
+      await screen.findByText('Grace Hopper is now a reviewer of this proposal.'),
+    ).toBeVisible();
+    expect(await within(dialog).findByRole('list', { name: 'Reviewers' })).toHaveTextContent(
+      'Grace Hopper',
+    );
+    expect(bodiesOf(fetchStub, 'POST')).toEqual([
+      { proposalId: 30, userId: 9 },
+      { proposalId: 30, userId: 9 },
+      { proposalId: 30, userId: 9, overCap: true },
+    ]);
   });
 
   it('shows its author no reviewer, no score and no review entries', async () => {

@@ -22,6 +22,8 @@ import { useNotify } from '../../components/notifications/notification-context';
 import { SearchField } from '../../components/SearchField';
 import { useConfirm } from '../../components/use-confirm';
 import { useCall } from '../calls/calls.api';
+import { isOverCap } from '../assignment/assignment.api';
+import { OverCapDialog } from '../assignment/OverCapDialog';
 import { isConflictRefusal } from '../conflicts/conflicts.api';
 import {
   ConflictBadge,
@@ -74,6 +76,13 @@ const matches = (candidate: Candidate, search: string) => {
   return words.every((word) => text.includes(word));
 };
 
+/** One try at assigning someone, with what the chair has said so far. */
+interface Attempt {
+  person: Candidate;
+  overrideReason?: string;
+  overCap?: boolean;
+}
+
 interface ReviewersDialogProps {
   proposal: ProposalDetail;
   open: boolean;
@@ -98,18 +107,26 @@ export function ReviewersDialog({ proposal, open, onClose }: ReviewersDialogProp
   // assigned only with the chair's reason (the server refuses it otherwise).
   const conflicts = useReviewerConflicts(proposal, open);
   const override = useConfirm<{ person: Candidate; message: string }>();
+  // A member at their cap (issue 27): assigned only once the chair says so.
+  const overCap = useConfirm<{ attempt: Attempt; message: string }>();
 
   const assignment = useMutation({
-    mutationFn: ({ person, overrideReason }: { person: Candidate; overrideReason?: string }) =>
-      assignReviewer(proposal.id, person.id, overrideReason),
+    mutationFn: ({ person, overrideReason, overCap: insist }: Attempt) =>
+      assignReviewer(proposal.id, person.id, { overrideReason, overCap: insist }),
     onSuccess: (person) => {
       notify(`${person.name} is now a reviewer of this proposal.`);
       override.close();
+      overCap.close();
     },
-    onError: (error, { person, overrideReason }) => {
+    onError: (error, attempt) => {
       // A conflict this dialog did not know of (recorded meanwhile): the reason is asked now.
-      if (overrideReason === undefined && isConflictRefusal(error))
-        override.ask({ person, message: error.body.detail });
+      if (attempt.overrideReason === undefined && isConflictRefusal(error))
+        override.ask({ person: attempt.person, message: error.body.detail });
+      // Past the cap: asked with the reason already given, if any, kept for the second try.
+      else if (!attempt.overCap && isOverCap(error)) {
+        override.close();
+        overCap.ask({ attempt, message: error.body.detail });
+      } else overCap.close();
     },
     onSettled: () => refreshReviews(queryClient),
   });
@@ -140,9 +157,13 @@ export function ReviewersDialog({ proposal, open, onClose }: ReviewersDialogProp
 
   const candidates = members.data ? reviewerCandidates(members.data, proposal) : [];
   const shown = candidates.filter((candidate) => matches(candidate, search));
-  // A refusal for the conflict itself is the override's question, not an error.
+  // A refusal for the conflict or the cap is a question to the chair, not an error.
   const assignFailure =
-    assignment.error && !isConflictRefusal(assignment.error) && !override.open
+    assignment.error &&
+    !isConflictRefusal(assignment.error) &&
+    !isOverCap(assignment.error) &&
+    !override.open &&
+    !overCap.open
       ? assignment.error
       : null;
   const failure = assignFailure ?? removal.error;
@@ -264,7 +285,10 @@ export function ReviewersDialog({ proposal, open, onClose }: ReviewersDialogProp
         message={override.subject?.message ?? ''}
         pending={assignment.isPending}
         errors={
-          override.open && assignment.error && !isConflictRefusal(assignment.error)
+          override.open &&
+          assignment.error &&
+          !isConflictRefusal(assignment.error) &&
+          !isOverCap(assignment.error)
             ? errorMessages(assignment.error)
             : []
         }
@@ -273,6 +297,18 @@ export function ReviewersDialog({ proposal, open, onClose }: ReviewersDialogProp
         }
         onCancel={() => {
           override.close();
+          assignment.reset();
+        }}
+      />
+      <OverCapDialog
+        open={overCap.open}
+        message={overCap.subject?.message ?? ''}
+        pending={assignment.isPending}
+        onAssign={() =>
+          overCap.subject && assignment.mutate({ ...overCap.subject.attempt, overCap: true })
+        }
+        onCancel={() => {
+          overCap.close();
           assignment.reset();
         }}
       />

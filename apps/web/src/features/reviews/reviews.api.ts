@@ -121,14 +121,28 @@ export function useCommitteeMembers(committeeId: number | undefined, enabled = t
   });
 }
 
-/**
- * Assigns a reviewer. A member with a conflict of interest with the proposal needs
- * `overrideReason`, the chair's written reason (without it: 409 `conflict`).
- */
-export function assignReviewer(proposalId: number, userId: number, overrideReason?: string) {
+/** What a chair adds to an assignment the server would otherwise refuse. */
+export interface AssignOptions {
+  /** The chair's written reason for a member with a conflict of interest (else 409 `conflict`). */
+  overrideReason?: string;
+  /** The chair's yes to a member past their cap (else 409 `over_cap`). */
+  overCap?: boolean;
+}
+
+/** Assigns a reviewer. */
+export function assignReviewer(
+  proposalId: number,
+  userId: number,
+  { overrideReason, overCap }: AssignOptions = {},
+) {
   return apiRequest('/reviewers/', {
     method: 'POST',
-    body: { proposalId, userId, ...(overrideReason !== undefined ? { overrideReason } : {}) },
+    body: {
+      proposalId,
+      userId,
+      ...(overrideReason !== undefined ? { overrideReason } : {}),
+      ...(overCap ? { overCap } : {}),
+    },
     schema: (c) => c.reviewer,
   });
 }

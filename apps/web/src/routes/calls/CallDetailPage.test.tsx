@@ -102,6 +102,28 @@ describe('CallDetailPage', { timeout: 20_000 }, () => {
     );
   });
 
+  it('offers a member bidding while it is open, on the page and in the menu', async () => {
+    stubApi({
+      'GET /user_details/': { body: makeUser() },
+      'GET /calls/12/': {
+        body: makeCall({ abilities: { ...makeCall().abilities, bid: true } }),
+      },
+    });
+    renderApp('/calls/12/', { token: 'k' });
+    expect(
+      await screen.findByRole('link', { name: 'Bid on Proposals' }, AFTER_NAVIGATION),
+    ).toHaveAttribute('href', '/calls/12/bids');
+    const menu = await openMenu();
+    expect(itemNames(menu)).toEqual(['View Proposals', 'Bid on Proposals']);
+  });
+
+  it('offers a member no bidding once it is closed', async () => {
+    stubApi({ 'GET /user_details/': { body: makeUser() }, 'GET /calls/12/': { body: makeCall() } });
+    renderApp('/calls/12/', { token: 'k' });
+    await screen.findByRole('heading', { name: 'Beamtime 2026' }, AFTER_NAVIGATION);
+    expect(screen.queryByRole('link', { name: 'Bid on Proposals' })).toBeNull();
+  });
+
   it('offers a chair editing, managing and extensions, and no Add Proposal once submission ends', async () => {
     stubApi({
       'GET /user_details/': { body: makeUser() },
@@ -116,8 +138,13 @@ describe('CallDetailPage', { timeout: 20_000 }, () => {
       'Edit Call Details',
       'Manage Call',
       'Conflicts of Interest',
+      'Assign Reviewers',
       'Manage Extensions',
     ]);
+    expect(within(menu).getByRole('menuitem', { name: 'Assign Reviewers' })).toHaveAttribute(
+      'href',
+      '/calls/12/assignment',
+    );
     expect(within(menu).getByRole('menuitem', { name: 'Edit Call Details' })).toHaveAttribute(
       'href',
       '/calls/12/update',

@@ -1,6 +1,7 @@
 import type { CallDetail } from '@merit/contract';
-import { Paper, Typography } from '@mui/material';
+import { Button, Paper, Stack, Typography } from '@mui/material';
 import { lazy, Suspense, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { BackLink } from '../../components/BackLink';
 import { DetailsTable } from '../../components/DetailsTable';
 import { LoadFailedView } from '../../components/LoadFailedView';
@@ -39,7 +40,16 @@ function CallDetailView({ callId }: { callId: number }) {
     <>
       <BackLink to={data.closed ? '/calls/closed' : '/calls'}>Call for Proposals</BackLink>
       <PageHeading
-        actions={<CallManageMenu call={data} onManageExtensions={() => setExtensionsOpen(true)} />}
+        actions={
+          <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
+            {data.abilities.bid && (
+              <Button variant="outlined" component={RouterLink} to={`/calls/${data.id}/bids`}>
+                Bid on Proposals
+              </Button>
+            )}
+            <CallManageMenu call={data} onManageExtensions={() => setExtensionsOpen(true)} />
+          </Stack>
+        }
       >
         {data.name}
       </PageHeading>
