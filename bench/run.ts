@@ -24,7 +24,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
@@ -46,6 +46,8 @@ const FIGURES: Record<string, () => Promise<{ run: Figure }>> = {
   d: () => import('./figures/d-exports.js'),
   e: () => import('./figures/e-list-page.js'),
   f: () => import('./figures/f-start.js'),
+  // Issue 27: reviewer assignment at scale (Propose, Apply, the matrix) on a copy of the call.
+  g: () => import('./figures/g-assignment.js'),
 };
 
 const FIRST_PAGE_JS_BUDGET_BYTES = 200 * 1000;
@@ -205,13 +207,14 @@ async function benchFigures(letters: string[]): Promise<FigureResult[]> {
   // (c) polls the lock with 2,000 open editors (--editors): the data must have as many.
   const editors =
     editorsOption(options.editors) ?? (letters.includes('c') ? OPEN_EDITORS : undefined);
-  await ensureManifest(options.manifest, options.small ? 'small' : 'full', log, editors);
+  // npm runs this in bench/: a relative --manifest means where the command was typed, as
+  // the generator reads it.
+  const manifestPath = resolve(process.env.INIT_CWD ?? process.cwd(), options.manifest);
+  await ensureManifest(manifestPath, options.small ? 'small' : 'full', log, editors);
   const results: FigureResult[] = [];
   for (const letter of letters) {
     const { run } = await FIGURES[letter]!();
-    results.push(
-      ...(await run({ manifestPath: options.manifest, quick: options.quick, log, editors })),
-    );
+    results.push(...(await run({ manifestPath, quick: options.quick, log, editors })));
   }
   return results;
 }
