@@ -14,6 +14,7 @@ import {
   daysFromNow,
   giveRole,
   logInApi,
+  openReviewNow,
   registerVerifiedUser,
   type CallDates,
   type TestUser,
@@ -70,9 +71,9 @@ export async function createAssignmentWorld(): Promise<AssignmentWorld> {
     reviewOpenDateTime: daysFromNow(31, 9),
     reviewCloseDateTime: daysFromNow(60, 17),
   };
-  const types = (typeId: number | null) => [
+  const types = <T extends number | null>(typeId: T) => [
     {
-      ...(typeId === null ? {} : { typeId }),
+      typeId,
       typeName: 'Standard',
       proposalForms: [observing.id],
       reviewForms: [review.id, scores.id],
@@ -82,7 +83,7 @@ export async function createAssignmentWorld(): Promise<AssignmentWorld> {
     committeeId,
     name: callName,
     dates,
-    proposalTypes: types(null),
+    proposalTypes: types(null).map(({ typeId: _none, ...type }) => type),
   });
   const { proposalTypes } = await api<{ proposalTypes: { typeId: number }[] }>(
     'GET',
@@ -115,22 +116,12 @@ export async function createAssignmentWorld(): Promise<AssignmentWorld> {
   ]);
 
   // Submission closes and review opens: now, as far as the app can tell.
-  const minute = 60 * 1000;
-  await api('POST', '/new_call/', {
-    token: adminToken,
-    body: {
-      new: false,
-      id: callId,
-      committee: committeeId,
-      name: callName,
-      openDateTime: dates.openDateTime.toISOString(),
-      closeDateTime: new Date(Date.now() - 2 * minute).toISOString(),
-      reviewOpenDateTime: new Date(Date.now() - minute).toISOString(),
-      reviewCloseDateTime: daysFromNow(30, 17).toISOString(),
-      isReviewOpen: false,
-      description: '',
-      proposalTypes: types(typeId),
-    },
+  await openReviewNow(adminToken, {
+    id: callId,
+    committeeId,
+    name: callName,
+    openDateTime: dates.openDateTime,
+    proposalTypes: types(typeId),
   });
 
   return {

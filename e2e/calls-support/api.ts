@@ -278,6 +278,45 @@ export async function createCall(
   return id;
 }
 
+/**
+ * Once the proposals are in, an administrator's edit moves the call's dates so that, as
+ * far as the app can tell, submission closed two minutes ago and review opened a minute
+ * ago and lasts 30 days (the app's clock cannot move in a journey).
+ */
+export async function openReviewNow(
+  adminToken: string,
+  call: {
+    id: number;
+    committeeId: number;
+    name: string;
+    openDateTime: Date;
+    proposalTypes: {
+      typeId: number;
+      typeName: string;
+      proposalForms: number[];
+      reviewForms: number[];
+    }[];
+  },
+): Promise<void> {
+  const minute = 60 * 1000;
+  await api('POST', '/new_call/', {
+    token: adminToken,
+    body: {
+      new: false,
+      id: call.id,
+      committee: call.committeeId,
+      name: call.name,
+      openDateTime: call.openDateTime.toISOString(),
+      closeDateTime: new Date(Date.now() - 2 * minute).toISOString(),
+      reviewOpenDateTime: new Date(Date.now() - minute).toISOString(),
+      reviewCloseDateTime: daysFromNow(30, 17).toISOString(),
+      isReviewOpen: false,
+      description: '',
+      proposalTypes: call.proposalTypes,
+    },
+  });
+}
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** `days` from now (negative: ago), at `hour`:`minute` local time, whole minutes. */

@@ -15,6 +15,7 @@ import {
   daysFromNow,
   giveRole,
   logInApi,
+  openReviewNow,
   registerVerifiedUser,
   type CallDates,
   type TestUser,
@@ -123,28 +124,18 @@ export async function createConflictsWorld(): Promise<ConflictsWorld> {
  */
 export async function openReview(world: ConflictsWorld): Promise<void> {
   const { call, forms } = world;
-  const minute = 60 * 1000;
-  await api('POST', '/new_call/', {
-    token: await logInApi(adminCredentials()),
-    body: {
-      new: false,
-      id: call.id,
-      committee: call.committeeId,
-      name: call.name,
-      openDateTime: call.dates.openDateTime.toISOString(),
-      closeDateTime: new Date(Date.now() - 2 * minute).toISOString(),
-      reviewOpenDateTime: new Date(Date.now() - minute).toISOString(),
-      reviewCloseDateTime: daysFromNow(30, 17).toISOString(),
-      isReviewOpen: false,
-      description: '',
-      proposalTypes: [
-        {
-          typeId: call.typeId,
-          typeName: 'Standard',
-          proposalForms: [forms.observing],
-          reviewForms: [forms.review, forms.scores],
-        },
-      ],
-    },
+  await openReviewNow(await logInApi(adminCredentials()), {
+    id: call.id,
+    committeeId: call.committeeId,
+    name: call.name,
+    openDateTime: call.dates.openDateTime,
+    proposalTypes: [
+      {
+        typeId: call.typeId,
+        typeName: 'Standard',
+        proposalForms: [forms.observing],
+        reviewForms: [forms.review, forms.scores],
+      },
+    ],
   });
 }

@@ -15,6 +15,7 @@ import {
   daysFromNow,
   giveRole,
   logInApi,
+  openReviewNow,
   registerVerifiedUser,
   type CallDates,
   type FormDefinition,
@@ -95,7 +96,7 @@ export async function createReviewsWorld(): Promise<ReviewsWorld> {
   await giveRole(adminToken, member.id, committeeId, 'MEMBER');
 
   const callName = `Telescope Time ${tag}`;
-  const types = (typeId: number | null) => [
+  const types = <T extends number | null>(typeId: T) => [
     {
       typeId,
       typeName: 'Standard',
@@ -134,22 +135,12 @@ export async function createReviewsWorld(): Promise<ReviewsWorld> {
   await api('POST', '/proposal_state/', { token: authorToken, body: { proposalId, state: 1 } });
 
   // Then submission closes and review opens: now, as far as the app can tell.
-  const minute = 60 * 1000;
-  await api('POST', '/new_call/', {
-    token: adminToken,
-    body: {
-      new: false,
-      id: callId,
-      committee: committeeId,
-      name: callName,
-      openDateTime: openNow.openDateTime.toISOString(),
-      closeDateTime: new Date(Date.now() - 2 * minute).toISOString(),
-      reviewOpenDateTime: new Date(Date.now() - minute).toISOString(),
-      reviewCloseDateTime: daysFromNow(30, 17).toISOString(),
-      isReviewOpen: false,
-      description: '',
-      proposalTypes: types(typeId),
-    },
+  await openReviewNow(adminToken, {
+    id: callId,
+    committeeId,
+    name: callName,
+    openDateTime: openNow.openDateTime,
+    proposalTypes: types(typeId),
   });
 
   return {

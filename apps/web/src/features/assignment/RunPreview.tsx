@@ -157,8 +157,11 @@ interface MemberRow extends Load {
 
 function ByMember({ run }: { run: AssignmentRun }) {
   const addedOf = new Map<number, string[]>();
-  for (const pair of run.added)
-    addedOf.set(pair.userId, [...(addedOf.get(pair.userId) ?? []), pair.proposalName]);
+  for (const pair of run.added) {
+    const names = addedOf.get(pair.userId);
+    if (names) names.push(pair.proposalName);
+    else addedOf.set(pair.userId, [pair.proposalName]);
+  }
   const rows: MemberRow[] = run.loads.map((load) => ({
     ...load,
     added: addedOf.get(load.userId) ?? [],

@@ -180,9 +180,8 @@ export interface CellChange {
 }
 
 /**
- * Writes a change made from the matrix into every loaded page of this call's matrices,
- * instead of asking again for pages a 10,000-proposal call has 50 of: the cell, the
- * proposal's count and the member's load in the headers.
+ * Writes a change made from the matrix into every loaded page of this call's matrices:
+ * the cell, the proposal's count and the member's load in the headers.
  */
 export function patchMatrixCell(client: QueryClient, callId: number, change: CellChange): void {
   const delta = change.assigned ? 1 : -1;
@@ -198,21 +197,41 @@ export function patchMatrixCell(client: QueryClient, callId: number, change: Cel
       : [...row.cells, { userId: change.userId, assigned: true, locked: false, conflict: false }];
     return { ...row, assigned: row.assigned + delta, cells };
   };
+  patchMatrixPages(client, callId, (page) => ({
+    ...page,
+    rows: page.rows.map(patchRow),
+    members: page.members.map((member) =>
+      member.userId === change.userId ? { ...member, load: member.load + delta } : member,
+    ),
+  }));
+}
+
+/**
+ * Rewrites every loaded page of this call's matrices (all filters) with `patch`: a change
+ * made here shows at once, without asking again for pages a 10,000-proposal call has 50 of.
+ */
+function patchMatrixPages(
+  client: QueryClient,
+  callId: number,
+  patch: (page: MatrixResponse) => MatrixResponse,
+): void {
   client.setQueriesData<InfiniteData<MatrixResponse>>(
     { queryKey: assignmentKeys.matrix(callId) },
-    (data) =>
-      data && {
-        ...data,
-        pages: data.pages.map((page) => ({
-          ...page,
-          rows: page.rows.map(patchRow),
-          members: page.members.map((member) =>
-            member.userId === change.userId ? { ...member, load: member.load + delta } : member,
-          ),
-        })),
-      },
+    (data) => data && { ...data, pages: data.pages.map(patch) },
   );
 }
+
+/** `patchMatrixPages` for one proposal's row. */
+const patchMatrixRow = (
+  client: QueryClient,
+  callId: number,
+  proposalId: number,
+  patch: (row: MatrixRow) => MatrixRow,
+) =>
+  patchMatrixPages(client, callId, (page) => ({
+    ...page,
+    rows: page.rows.map((row) => (row.proposalId === proposalId ? patch(row) : row)),
+  }));
 
 /** PATCH .../assignment/locks/: a locked assignment is never taken back by Propose. */
 export function setAssignmentLock(
@@ -232,26 +251,10 @@ export function patchMatrixLock(
   callId: number,
   { proposalId, userId, locked }: { proposalId: number; userId: number; locked: boolean },
 ): void {
-  client.setQueriesData<InfiniteData<MatrixResponse>>(
-    { queryKey: assignmentKeys.matrix(callId) },
-    (data) =>
-      data && {
-        ...data,
-        pages: data.pages.map((page) => ({
-          ...page,
-          rows: page.rows.map((row) =>
-            row.proposalId === proposalId
-              ? {
-                  ...row,
-                  cells: row.cells.map((cell) =>
-                    cell.userId === userId ? { ...cell, locked } : cell,
-                  ),
-                }
-              : row,
-          ),
-        })),
-      },
-  );
+  patchMatrixRow(client, callId, proposalId, (row) => ({
+    ...row,
+    cells: row.cells.map((cell) => (cell.userId === userId ? { ...cell, locked } : cell)),
+  }));
 }
 
 /** Writes a proposal's new k into every loaded page of this call's matrices. */
@@ -261,17 +264,7 @@ export function patchMatrixWanted(
   proposalId: number,
   wanted: number,
 ): void {
-  client.setQueriesData<InfiniteData<MatrixResponse>>(
-    { queryKey: assignmentKeys.matrix(callId) },
-    (data) =>
-      data && {
-        ...data,
-        pages: data.pages.map((page) => ({
-          ...page,
-          rows: page.rows.map((row) => (row.proposalId === proposalId ? { ...row, wanted } : row)),
-        })),
-      },
-  );
+  patchMatrixRow(client, callId, proposalId, (row) => ({ ...row, wanted }));
 }
 
 // --- Bidding ---------------------------------------------------------------------------
