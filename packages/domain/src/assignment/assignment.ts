@@ -1,6 +1,6 @@
 import { isCommitteeChair, type CommitteeActor } from '../permissions/committee.js';
 import { allOf, conflict, forbidden, type Decision } from '../permissions/policy.js';
-import type { CallForPolicy } from '../calls/call.policy.js';
+import type { CallState } from '../calls/windows.js';
 import type { RoleDates } from '../roles.js';
 
 /*
@@ -129,8 +129,9 @@ export const assignmentMessages = {
     `The chairs have assigned you ${count} new ${count === 1 ? 'proposal' : 'proposals'} to review in the call "${call}":`,
 } as const;
 
-/** What the assignment rules read of a call. */
-export interface AssignmentCall extends CallForPolicy {
+/** What the assignment rules read of a call (`CallForPolicy` with bidding, spelt out: call.policy.ts imports this file). */
+export interface AssignmentCall extends CallState {
+  committeeId: number;
   biddingOpen: boolean;
 }
 
