@@ -12,3 +12,5 @@ export * from './reviews.js';
 export * from './user-data.js';
 export * from './conflicts.js';
 export * from './assignment.js';
+export * from './reminders.js';
+export * from './activity.js';

@@ -23,3 +23,5 @@ export * from './admin-two-factor.js';
 export * from './account-deletion.js';
 export * from './security-keys.js';
 export * from './assignment/index.js';
+export * from './reminders/index.js';
+export * from './history/index.js';

@@ -5,6 +5,8 @@ import type {
   ConflictState,
   ConflictType,
   Preference,
+  ReminderAnchor,
+  ReminderAudience,
 } from '@merit/domain';
 import {
   type AnyPgColumn,
@@ -359,12 +361,26 @@ export const auditLog = pgTable(
     changes: jsonb('changes')
       .$type<Record<string, { before?: unknown; after?: unknown }>>()
       .notNull(),
+    /**
+     * The call and the proposal the change concerns (History and Activity, issue 28). No
+     * foreign keys: the record outlives what it describes.
+     */
+    callId: integer('call_id'),
+    proposalId: integer('proposal_id'),
+    /** The person acted on (a role's holder, a reviewer assigned, an account deactivated). */
+    subjectUserId: integer('subject_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The request that made the change (its log lines carry the same id); null for jobs. */
+    requestId: varchar('request_id', { length: 64 }),
+    /** The acting person's address, as the request's log has it; null for jobs. */
+    address: varchar('address', { length: 64 }),
   },
   (t) => [
     // An entity's rows, and among them a Save All batch's row by its hash (`addToAuditBatch`).
     index('audit_log_entity_batch_idx').on(t.entityType, t.entityId, auditBatchHash(t.changes)),
     index('audit_log_at_idx').on(t.at),
     index('audit_log_actor_idx').on(t.actorId),
+    index('audit_log_call_idx').on(t.callId, t.at),
+    index('audit_log_proposal_idx').on(t.proposalId, t.at),
   ],
 );
 
@@ -400,6 +416,8 @@ export const calls = pgTable(
     biddingOpen: boolean('bidding_open').notNull().default(false),
     /** Bidders may open the proposals from the bidding list (otherwise it shows names only). */
     biddingShowsProposals: boolean('bidding_shows_proposals').notNull().default(false),
+    /** Raised by each save of the call's reminder rules: a save names the version it started from. */
+    remindersVersion: integer('reminders_version').notNull().default(1),
   },
   (t) => [
     index('calls_committee_idx').on(t.committeeId),
@@ -1022,5 +1040,94 @@ export const assignmentRuns = pgTable(
   (t) => [
     index('assignment_runs_call_idx').on(t.callId),
     check('assignment_runs_state_check', sql`${t.state} in ('running', 'ready', 'failed')`),
+  ],
+);
+
+/**
+ * A call's reminder rules (issue 28, packages/domain reminders): whom to remind, counted
+ * from which deadline, with what text. New calls get `defaultReminderRules()`.
+ */
+export const reminderRules = pgTable(
+  'reminder_rules',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    callId: integer('call_id')
+      .notNull()
+      .references(() => calls.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    audience: varchar('audience', { length: 30 }).$type<ReminderAudience>().notNull(),
+    anchor: varchar('anchor', { length: 30 }).$type<ReminderAnchor>().notNull(),
+    /** Hours from the anchor: negative before it. */
+    offsetHours: integer('offset_hours').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    subject: varchar('subject', { length: 200 }).notNull(),
+    body: text('body').notNull(),
+    /** When the rule was made or last turned on: it never sends for a due time before this. */
+    since: timestamp('since', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('reminder_rules_call_idx').on(t.callId),
+    check(
+      'reminder_rules_audience_check',
+      sql`${t.audience} in ('authors_with_draft', 'reviewers_pending')`,
+    ),
+    check('reminder_rules_anchor_check', sql`${t.anchor} in ('submission_close', 'review_close')`),
+  ],
+);
+
+/**
+ * Each reminder sent: one row per rule, person and due time (`kind` `rule`), per chair's
+ * copy (`copy`), or per "Remind selected" (`manual`, no rule, `dueAt` the moment it was
+ * asked). The unique key is what makes a reminder go out once, whatever process or retry
+ * gets there first: the mail is queued in the transaction that inserts the row.
+ */
+export const reminderDispatches = pgTable(
+  'reminder_dispatches',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    callId: integer('call_id')
+      .notNull()
+      .references(() => calls.id, { onDelete: 'cascade' }),
+    ruleId: integer('rule_id').references(() => reminderRules.id, { onDelete: 'set null' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: varchar('kind', { length: 10 }).$type<'rule' | 'copy' | 'manual'>().notNull(),
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+    /** How many items the mail listed. */
+    items: integer('items').notNull(),
+    /** Who asked for a manual reminder. */
+    sentBy: integer('sent_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('reminder_dispatches_once_idx').on(t.ruleId, t.userId, t.dueAt, t.kind),
+    index('reminder_dispatches_call_user_idx').on(t.callId, t.userId, t.sentAt),
+    index('reminder_dispatches_user_idx').on(t.userId),
+    check('reminder_dispatches_kind_check', sql`${t.kind} in ('rule', 'copy', 'manual')`),
+  ],
+);
+
+/**
+ * The security log's events (platform/security/security-log.ts) kept in the database as
+ * well, so the administrators' Activity page shows logins, two-step changes and exports
+ * beside the audit rows. Only ids, codes and statuses, as the log has them.
+ */
+export const securityEvents = pgTable(
+  'security_events',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    event: varchar('event', { length: 50 }).notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    requestId: varchar('request_id', { length: 64 }),
+    address: varchar('address', { length: 64 }),
+    /** The event's other fields (reason, method, callId, ...). */
+    details: jsonb('details').$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [
+    index('security_events_at_idx').on(t.at),
+    index('security_events_user_idx').on(t.userId, t.at),
   ],
 );

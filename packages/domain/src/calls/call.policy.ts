@@ -77,6 +77,18 @@ export const callPolicy = definePolicy<CallResource>()({
    */
   bid: (actor, call, now) =>
     mayBid(call, isCommitteeMember({ ...actor, isAdmin: false }, call.committeeId, now)),
+  /**
+   * The Progress page, the reminders and the call's Activity (issue 28): its chairs and
+   * admins, closed or not. What a conflicted chair reads of them leaves out the proposals
+   * they are conflicted on (the server's queries).
+   */
+  followReview: chair,
+  /** Changing the reminders and sending one now: chairs, while the call is not closed. */
+  remind: (actor, call, now) =>
+    allOf(
+      () => chair(actor, call, now),
+      () => notClosed(call),
+    ),
 });
 
 export type CallAbilities = { [A in keyof typeof callPolicy]: boolean };

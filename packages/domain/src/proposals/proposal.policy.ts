@@ -7,6 +7,7 @@ import {
   mayViewConflicts,
 } from '../conflicts/conflicts.policy.js';
 import { conflictMessages } from '../conflicts/conflicts.js';
+import { mayReadHistory } from '../history/history.js';
 import {
   declarationPending,
   isConflicted,
@@ -401,6 +402,15 @@ export const proposalPolicy = definePolicy<ProposalResource>()({
     allOf(
       () => mayKnowOf(actor, proposal, now),
       () => mayAnswerDeclaration(actor, proposal, now),
+    ),
+  /**
+   * Its History tab (issue 28): its team reads their own timeline; chairs of its committee
+   * and administrators without a conflict read every row they may see (`historyReader`).
+   */
+  viewHistory: (actor, proposal, now) =>
+    allOf(
+      () => canSee(actor, proposal, now),
+      () => mayReadHistory(actor, proposal, now),
     ),
 });
 

@@ -1,68 +1,11 @@
+import type { AuditAction } from '@merit/domain';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { auditBatchHash, auditLog } from '../../db/schema.js';
 import { runNamed } from './sql.js';
 
-/** Every change the audit log records, as `<entity type>.<verb>`. */
-export type AuditAction =
-  | 'user.grant_admin'
-  | 'user.revoke_admin'
-  | 'user.deactivate'
-  | 'user.reactivate'
-  | 'user.complete_registration'
-  /** The user deleted their own account (account-deletion.ts): anonymised, no personal data here. */
-  | 'user.delete'
-  | 'role.create'
-  | 'role.update'
-  | 'role.delete'
-  | 'committee.create'
-  | 'committee.delete'
-  | 'form_name.create'
-  | 'form_name.update'
-  | 'form_name.delete'
-  | 'form.create'
-  | 'form.update'
-  | 'form.delete'
-  | 'call.create'
-  | 'call.update'
-  | 'call.close'
-  | 'extension.create'
-  | 'extension.delete'
-  | 'proposal.create'
-  | 'proposal.rename'
-  /** One Save All batch (one save hash): the forms it saved, however many requests it took. */
-  | 'proposal.save'
-  | 'proposal.delete_entry'
-  | 'proposal.add_collaborator'
-  | 'proposal.remove_collaborator'
-  | 'proposal.submit'
-  | 'proposal.retract'
-  | 'proposal.delete'
-  | 'proposal.add_file'
-  | 'proposal.remove_file'
-  | 'proposal.add_reviewer'
-  | 'proposal.remove_reviewer'
-  /** A chair wrote or changed the decision summary (the text, capped as every value). */
-  | 'proposal.update_decision'
-  /** One Save All batch of a review (one save hash): the review forms it saved. */
-  | 'review.save'
-  /** A conflict of interest declared, added or found by Merit (actor null: the detector). */
-  | 'conflict.create'
-  /** Confirmed, dismissed, pinned, or its type or evidence changed by a new detection. */
-  | 'conflict.update'
-  | 'conflict.delete'
-  /** A member answered a proposal's conflict declaration ("No conflict" or a conflict). */
-  | 'proposal.declare_conflict'
-  /** One run of the detector over a call that changed something: how many rows of each kind. */
-  | 'call.detect_conflicts'
-  /** The person changed their list of recent collaborators (My Account). */
-  | 'user.update_recent_collaborators'
-  /** Reviewer assignment (issue 27): the chairs' k, caps or bidding, or a member's own cap. */
-  | 'call.update_assignment'
-  /** One batch of assignments (Apply of a proposal, a CSV upload): what it added and removed. */
-  | 'call.assign_reviewers'
-  /** An assignment locked against Propose, or unlocked. */
-  | 'proposal.lock_reviewer';
+/** Every change the audit log records, as `<entity type>.<verb>` (the domain's history.ts lists them with their words). */
+export type { AuditAction };
 
 /** A value longer than this, as JSON, is kept as its start and its length. */
 export const AUDIT_VALUE_CAP = 1000;

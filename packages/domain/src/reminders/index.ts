@@ -1,0 +1,2 @@
+export * from './reminders.js';
+export * from './progress.js';
