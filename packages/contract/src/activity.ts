@@ -38,7 +38,11 @@ export const activityEntry = z
 export type ActivityEntry = z.infer<typeof activityEntry>;
 
 const page = z.object({
-  page: z.string().regex(/^[1-9][0-9]{0,8}$/).transform(Number).default(1),
+  page: z
+    .string()
+    .regex(/^[1-9][0-9]{0,8}$/)
+    .transform(Number)
+    .default(1),
   pageSize: z
     .string()
     .regex(/^[1-9][0-9]{0,2}$/)

@@ -24,11 +24,7 @@ export const reminderRuleInput = z
     audience: reminderAudience,
     anchor: reminderAnchor,
     /** Hours from the anchor: negative before it, positive after. */
-    offsetHours: z
-      .number()
-      .int()
-      .min(-MAX_REMINDER_OFFSET_HOURS)
-      .max(MAX_REMINDER_OFFSET_HOURS),
+    offsetHours: z.number().int().min(-MAX_REMINDER_OFFSET_HOURS).max(MAX_REMINDER_OFFSET_HOURS),
     enabled: z.boolean(),
     subject: z.string().trim().min(1).max(MAX_REMINDER_SUBJECT),
     body: z.string().trim().min(1).max(MAX_REMINDER_BODY),
@@ -75,9 +71,7 @@ export const reminderRulesSave = z
 export type ReminderRulesSave = z.infer<typeof reminderRulesSave>;
 
 /** POST /calls/{callId}/reminders/send/: remind these members now, with the reviewers' text. */
-export const remindNow = z
-  .object({ userIds: z.array(entityId).min(1).max(1000) })
-  .strict();
+export const remindNow = z.object({ userIds: z.array(entityId).min(1).max(1000) }).strict();
 export type RemindNow = z.infer<typeof remindNow>;
 
 export const remindNowResult = z

@@ -122,9 +122,7 @@ export function historyRowFor<R extends HistoryRow>(
   if (reader === 'admin') return row;
   if (reader === 'team') {
     const byTeam = row.actorId !== null && teamIds.includes(row.actorId);
-    return byTeam && (TEAM_TIMELINE_ACTIONS as readonly string[]).includes(row.action)
-      ? row
-      : null;
+    return byTeam && (TEAM_TIMELINE_ACTIONS as readonly string[]).includes(row.action) ? row : null;
   }
   return row.action === 'review.save' ? { ...row, changes: withoutValues(row.changes) } : row;
 }
@@ -138,7 +136,8 @@ export function withoutValues(changes: AuditChangeSet): AuditChangeSet {
 export const HISTORY_PAGE_SIZE = 50;
 
 export const historyMessages = {
-  notYours: 'Only the proposal’s applicants, the chairs of its committee and administrators can read its history.',
+  notYours:
+    'Only the proposal’s applicants, the chairs of its committee and administrators can read its history.',
   chairsOnly: 'Only the chairs of the call’s committee can read its activity.',
   adminsOnly: 'Only administrators can read the activity of the whole system.',
 } as const;
@@ -163,5 +162,4 @@ export const mayReadHistory = (
   actor: CommitteeActor,
   proposal: ReviewedProposal,
   now: Date,
-): Decision =>
-  historyReader(actor, proposal, now) ? true : forbidden(historyMessages.notYours);
+): Decision => (historyReader(actor, proposal, now) ? true : forbidden(historyMessages.notYours));

@@ -51,8 +51,7 @@ export function wideSpreadThreshold(sds: readonly (number | null)[]): number | n
   const values = sds.filter((s): s is number => s !== null && s > 0).sort((a, b) => a - b);
   if (values.length === 0) return null;
   const middle = Math.floor(values.length / 2);
-  const median =
-    values.length % 2 ? values[middle]! : (values[middle - 1]! + values[middle]!) / 2;
+  const median = values.length % 2 ? values[middle]! : (values[middle - 1]! + values[middle]!) / 2;
   return 2 * median;
 }
 

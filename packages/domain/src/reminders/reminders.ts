@@ -71,7 +71,8 @@ export const reminderMessages = {
   callClosed: 'This call is closed: there is nothing left to remind anyone of.',
   nobodySelected: 'Choose at least one member to remind.',
   notMembers: 'Reminders go only to the call’s reviewers: some of the people chosen are not.',
-  stale: 'These reminders were changed by someone else since you opened them. Reload to see their changes.',
+  stale:
+    'These reminders were changed by someone else since you opened them. Reload to see their changes.',
 } as const;
 
 const DAY = 24;
@@ -167,9 +168,7 @@ export type ReminderValues = Record<ReminderField, string>;
 /** A text with its fields filled in (plain text; the mail escapes it for its HTML part). */
 export function renderReminderText(text: string, values: ReminderValues): string {
   return text.replace(FIELD, (whole, field: string) =>
-    (REMINDER_FIELDS as readonly string[]).includes(field)
-      ? values[field as ReminderField]
-      : whole,
+    (REMINDER_FIELDS as readonly string[]).includes(field) ? values[field as ReminderField] : whole,
   );
 }
 
@@ -188,8 +187,7 @@ const HOUR_MS = 60 * 60 * 1000;
  */
 export function submissionCloseFor(call: TimeWindow, extensions: readonly TimeWindow[]): Date {
   let end = call.termination;
-  for (const extension of extensions)
-    if (extension.termination > end) end = extension.termination;
+  for (const extension of extensions) if (extension.termination > end) end = extension.termination;
   return end;
 }
 
@@ -262,5 +260,7 @@ export function reminderRecipients(
  * (an overdue review): one mail per chair naming each late reviewer, never a proposal the
  * chair has a conflict with or is on the team of.
  */
-export const chairsInCopy = (rule: Pick<ReminderRuleInput, 'audience' | 'offsetHours' | 'anchor'>) =>
+export const chairsInCopy = (
+  rule: Pick<ReminderRuleInput, 'audience' | 'offsetHours' | 'anchor'>,
+) =>
   rule.audience === 'reviewers_pending' && rule.anchor === 'review_close' && rule.offsetHours > 0;
