@@ -51,7 +51,7 @@ const conflicted = {
   ...proposal,
   actorConflict: {
     type: 'other' as const,
-    source: 'member' as const,
+    source: 'reviewer' as const,
     state: 'confirmed' as const,
     pinned: false,
   },
