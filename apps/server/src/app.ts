@@ -3,7 +3,7 @@ import fastifyCompress from '@fastify/compress';
 import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { isDeletedAccountEmail } from '@merit/domain';
+import { isDeletedAccountEmail, REMINDER_SWEEP_MS } from '@merit/domain';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -24,13 +24,17 @@ import { registerInputGuard } from './platform/http/input-guard.js';
 import { loggerOptions } from './platform/http/log-options.js';
 import { createResponseSerializer } from './platform/http/serializer.js';
 import { registerWeb } from './platform/http/web.js';
-import { createJobRunner } from './platform/data/jobs.js';
+import { createJobRunner, every, type ScheduledRun } from './platform/data/jobs.js';
 import { registerUnitOfWork } from './platform/data/work.js';
 import { storageFor } from './platform/io/file-storage.js';
 import { SEND_MAIL_JOB } from './platform/io/mail-job.js';
 import { createMailer, type Mail } from './platform/io/mailer.js';
 import { clamdScanner } from './platform/io/virus-scan.js';
 import { createCaptcha } from './platform/security/captcha-store.js';
+import {
+  registerSecurityEvents,
+  SECURITY_EVENTS_FLUSH_MS,
+} from './platform/security/security-log.js';
 import { checkServerSecret, serverKeysFor } from './platform/security/server-key.js';
 import { registerAlerts } from './ops/alerts.js';
 import {
@@ -40,6 +44,7 @@ import {
   type RetentionClass,
 } from './ops/retention.js';
 import { accountDeletionRoutes } from './modules/accounts/account-deletion.routes.js';
+import { activityRoutes } from './modules/activity/activity.routes.js';
 import { ACCOUNTS_RETENTION } from './modules/accounts/accounts.retention.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { registerAuth } from './modules/auth/auth-access.js';
@@ -68,8 +73,11 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { meRoutes } from './modules/me/me.routes.js';
 import { OIDC_RETENTION } from './modules/oidc/oidc.retention.js';
 import { oidcRoutes } from './modules/oidc/oidc.routes.js';
+import { progressRoutes } from './modules/progress/progress.routes.js';
 import { PROPOSALS_RETENTION } from './modules/proposals/proposals.retention.js';
 import { proposalsRoutes } from './modules/proposals/proposals.routes.js';
+import { remindersRoutes } from './modules/reminders/reminders.routes.js';
+import { REMINDERS_SWEEP_JOB, sweepReminders } from './modules/reminders/reminders.sweep.js';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.js';
 import { rolesRoutes } from './modules/roles/roles.routes.js';
 import { userAdminRoutes } from './modules/user-admin/user-admin.routes.js';
@@ -194,10 +202,26 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     });
     // A proposed assignment of a call's reviewers (issue 27), worked out in a worker thread.
     jobs.handle<ProposeJob>(PROPOSE_ASSIGNMENT_JOB, (job, context) => runProposal(job, context));
+    // Reminders (issue 28): each due time of the sweep runs once across processes; it looks
+    // at the reminders due since the due time before it, so one missed while every process
+    // was down is still sent when one comes back. Its mails go out in the same pass.
+    jobs.schedule(
+      REMINDERS_SWEEP_JOB,
+      every(REMINDER_SWEEP_MS),
+      async (run: ScheduledRun, { db, now, log }) => {
+        const swept = await sweepReminders(db, now, log, {
+          publicUrl: config.publicUrl,
+          from: new Date(Date.parse(run.dueAt) - REMINDER_SWEEP_MS),
+        });
+        if (swept.queued > 0) jobs.nudge();
+      },
+    );
     // Before the database closes (onClose), let the pass under way finish.
     app.addHook('preClose', () => jobs.stop());
     registerUnitOfWork(app);
     registerAlerts(app, options.alertFlushMs ?? 5_000);
+    // After the alerts: closing, their last flush may raise an event this still writes.
+    registerSecurityEvents(app, SECURITY_EVENTS_FLUSH_MS);
     const retention = createRetention({
       db: database.db,
       now: () => app.now(),
@@ -312,6 +336,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         await api.register(reviewsRoutes);
         await api.register(conflictsRoutes);
         await api.register(assignmentRoutes);
+        await api.register(remindersRoutes);
+        await api.register(progressRoutes);
+        await api.register(activityRoutes);
       },
       { prefix: '/api/v1' },
     );

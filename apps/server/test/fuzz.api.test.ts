@@ -37,8 +37,12 @@ const seed =
 console.warn(`fuzz: seed ${seed} (FUZZ_SEED=${seed} repeats this run)`);
 const runs = Number(process.env.FUZZ_RUNS ?? (testDatabaseKind() === 'postgres' ? 2_000 : 10_000));
 
-/** Counters that record refused requests on purpose (login throttling, rate limits). */
-const COUNTERS = new Set(['login_throttle', 'rate_limit_hits']);
+/**
+ * Tables that record refused requests on purpose: login throttling, rate limits, and the
+ * security log's events (a refusal is one, written by a flush that may land during any
+ * request).
+ */
+const COUNTERS = new Set(['login_throttle', 'rate_limit_hits', 'security_events']);
 /** Tables whose change may have taken something from the world the personas need. */
 const WORLD_TABLES = new Set([
   'users',

@@ -21,6 +21,7 @@ import {
   passwordResets,
   proposalSaves,
   rateLimitHits,
+  securityEvents,
   securityKeyChallenges,
   twoFactorRecoveryCodes,
   twoFactorTickets,
@@ -466,6 +467,20 @@ const cases: Case[] = [
           count: 9,
           raisedAt: ago(90 * DAY),
         },
+      ]),
+  },
+  {
+    // Kept a year (issue 28), for the administrators' Activity page.
+    kind: 'security_events',
+    table: securityEvents,
+    key: securityEvents.id,
+    gone: () =>
+      insert(securityEvents, securityEvents.id, [
+        { at: ago(365 * DAY + MINUTE), event: 'login.failed', userId, details: { reason: 'x' } },
+      ]),
+    stay: () =>
+      insert(securityEvents, securityEvents.id, [
+        { at: ago(365 * DAY - MINUTE), event: 'login.failed', userId, details: { reason: 'x' } },
       ]),
   },
   {

@@ -159,8 +159,17 @@ describe('Download my data', () => {
       },
     ]);
     expect(res.body).not.toContain(key);
-    expect(data.security_events.stored_here).toBe(false);
+    expect(data.security_events.stored_here).toBe(true);
     expect(data.security_events.note).toMatch(/server’s log/);
+    // Their login, kept with the address it came from (inject's), and nobody else's events.
+    expect(data.security_events.events).toEqual([
+      {
+        at: ctx.clock.now().toISOString(),
+        event: 'login.succeeded',
+        address: '127.0.0.1',
+        details: { method: 'password' },
+      },
+    ]);
   });
 
   it('shows the author the decision once the call is closed', async () => {

@@ -15,6 +15,10 @@ export const callAbilities = z.object({
   assign: z.boolean(),
   /** Bidding on its proposals: a current member of its committee while bidding is open. */
   bid: z.boolean(),
+  /** The Progress page, the reminders and the call's Activity (issue 28): chairs and admins. */
+  followReview: z.boolean(),
+  /** May change the reminders and send one now: chairs, while the call is not closed. */
+  remind: z.boolean(),
 });
 
 export const CALL_ROLES = ['Author', 'Collaborator', 'Committee'] as const;

@@ -40,6 +40,8 @@ export const proposalAbilities = z.object({
   manageConflicts: z.boolean(),
   /** May answer its conflict declaration now (once). */
   answerDeclaration: z.boolean(),
+  /** May read its History tab (issue 28): its team their own timeline, chairs and admins more. */
+  viewHistory: z.boolean(),
 });
 export type ProposalAbilities = z.infer<typeof proposalAbilities>;
 

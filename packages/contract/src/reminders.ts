@@ -6,6 +6,7 @@ import {
   MAX_REMINDER_SUBJECT,
   REMINDER_ANCHORS,
   REMINDER_AUDIENCES,
+  reminderMessages,
 } from '@merit/domain';
 import { dateTime, entityId } from './common.js';
 
@@ -71,7 +72,11 @@ export const reminderRulesSave = z
 export type ReminderRulesSave = z.infer<typeof reminderRulesSave>;
 
 /** POST /calls/{callId}/reminders/send/: remind these members now, with the reviewers' text. */
-export const remindNow = z.object({ userIds: z.array(entityId).min(1).max(1000) }).strict();
+export const remindNow = z
+  .object({
+    userIds: z.array(entityId).min(1, { error: reminderMessages.nobodySelected }).max(1000),
+  })
+  .strict();
 export type RemindNow = z.infer<typeof remindNow>;
 
 export const remindNowResult = z

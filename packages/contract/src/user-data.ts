@@ -108,7 +108,21 @@ export const userDataExport = z
     sessions: z.array(
       z.object({ created_at: dateTime, last_used_at: dateTime, ended_at: dateTime.nullable() }),
     ),
-    security_events: z.object({ stored_here: z.boolean(), note: z.string() }),
+    /** The person's security events as `security_events` keeps them (issue 28): 365 days. */
+    security_events: z.object({
+      stored_here: z.boolean(),
+      note: z.string(),
+      events: z
+        .array(
+          z.object({
+            at: dateTime,
+            event: z.string(),
+            address: z.string().nullable(),
+            details: z.record(z.string(), z.unknown()),
+          }),
+        )
+        .optional(),
+    }),
   })
   .meta({ id: 'UserDataExport' });
 export type UserDataExport = z.infer<typeof userDataExport>;

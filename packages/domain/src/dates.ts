@@ -15,13 +15,16 @@ export function isStorableDate(date: Date): boolean {
   return year >= MIN_YEAR && year <= MAX_YEAR;
 }
 
+// One formatter for every call: making one costs far more than formatting with it (a
+// sweep of 10,000 reminders spent 4 s making them).
+const utcFormat = new Intl.DateTimeFormat('en-GB', {
+  dateStyle: 'long',
+  timeStyle: 'short',
+  timeZone: 'UTC',
+});
+
 /**
  * An instant as a message says it to people in every time zone: UTC, written out
  * ("3 March 2026 at 14:32 UTC"), the same in the browser and on the server.
  */
-export const utcTime = (at: Date) =>
-  `${new Intl.DateTimeFormat('en-GB', {
-    dateStyle: 'long',
-    timeStyle: 'short',
-    timeZone: 'UTC',
-  }).format(at)} UTC`;
+export const utcTime = (at: Date) => `${utcFormat.format(at)} UTC`;

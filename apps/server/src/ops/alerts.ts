@@ -1,9 +1,8 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { type AlertKind } from '../config/alerts.js';
-import type { FastifyBaseLogger } from 'fastify';
 import { alertCounts, alertsRaised, users } from '../db/schema.js';
 import { linkMail, type Mail } from '../platform/io/mailer.js';
-import { logSecurityEvent } from '../platform/security/security-log.js';
+import { logSecurityEvent, type SecurityOrigin } from '../platform/security/security-log.js';
 import type { App } from '../platform/http/app-types.js';
 import { enqueueMail } from '../platform/io/mail-job.js';
 import type { AnonymousWork } from '../platform/data/work.js';
@@ -143,7 +142,7 @@ export function createAlerts(app: App, flushMs: number): Alerts {
         .where(lt(alertCounts.windowStart, new Date(work.now.getTime() - KEEP_COUNTS_MS)));
       return alerts;
     });
-    for (const alert of raised) logRaised(app.log, alert);
+    for (const alert of raised) logRaised({ log: app.log, events: app.securityEvents }, alert);
   }
 
   async function flush() {
@@ -217,12 +216,13 @@ export function createAlerts(app: App, flushMs: number): Alerts {
   }
 }
 
+/** Outside any request: no request id or address, only the process's log and its store. */
 function logRaised(
-  log: FastifyBaseLogger,
+  origin: SecurityOrigin,
   alert: { kind: AlertKind; count: number; windowStart: Date },
 ) {
   const end = new Date(alert.windowStart.getTime() + ALERT_WINDOW_MS);
-  logSecurityEvent(log, 'alert.raised', {
+  logSecurityEvent(origin, 'alert.raised', {
     userId: null,
     kind: alert.kind,
     count: alert.count,

@@ -12,6 +12,7 @@ import {
   jobs,
   loginThrottle,
   rateLimitHits,
+  securityEvents,
 } from '../db/schema.js';
 import { ALERT_WINDOW_MS } from './alerts.js';
 import { AUTH_WINDOW_MS } from '../platform/security/rate-limit.js';
@@ -70,6 +71,8 @@ const FAILED_JOB_KEPT_MS = 30 * DAY_MS;
 /** As ops/alerts.ts keeps them: counts a day, raised alerts 90 days. */
 const ALERT_COUNTS_KEPT_MS = DAY_MS;
 const ALERTS_RAISED_KEPT_MS = 90 * DAY_MS;
+/** A year of logins, refusals and exports: enough to look back on an account's or an attack's story. */
+const SECURITY_EVENTS_KEPT_MS = 365 * DAY_MS;
 
 /**
  * The classification of the platform's and ops' tables, one row per kind of data, and
@@ -146,10 +149,22 @@ export const PLATFORM_RETENTION: readonly RetentionClass[] = [
     },
   },
   {
+    kind: 'security_events',
+    where: 'security_events',
+    holds:
+      'Security events (logins, two-step changes, refusals, review reads, exports) with account ids, request ids and client network addresses.',
+    kept: '365 days, for the administrators’ Activity page. A deleted account’s addresses go with it.',
+    setting: null,
+    deletes: {
+      table: securityEvents,
+      pastPeriod: (at) => lte(securityEvents.at, before(at, SECURITY_EVENTS_KEPT_MS)),
+    },
+  },
+  {
     kind: 'audit_log',
     where: 'audit_log',
     holds:
-      'Who changed what and when, with each changed field before and after: names, email addresses, roles, answers, decisions.',
+      'Who changed what and when, with each changed field before and after: names, email addresses, roles, answers, decisions; the request and the network address it came from (forgotten when its author deletes their account).',
     kept: 'Kept: it is the committees’ record of who did what. With AUDIT_RETENTION_DAYS set, deleted that many days after it was written.',
     setting: 'AUDIT_RETENTION_DAYS',
     deletes: {

@@ -1292,4 +1292,114 @@ export const table: Row[] = [
     },
     expect: chairsOnly(200),
   },
+  // --- Issue 28: the chair's review progress (modules/progress) ---
+  {
+    // The caller's submitted proposal, in review, in their relation to it: its team and a
+    // chair or admin conflicted with it get no row of it, nor its canary review's score.
+    route: 'GET /api/v1/calls/:callId/progress/',
+    request: async (w, c) => {
+      await newProposal(w, c, { stateVal: 1, call: w.reviewCall });
+      return { params: { callId: w.reviewCall.id } };
+    },
+    expect: chairsOnly(200),
+    // Its members are the committee's, by name and user id, with their counts.
+    listsCommittee: true,
+  },
+  {
+    route: 'GET /api/v1/calls/:callId/progress/',
+    note: 'closed call',
+    request: async (w, c) => {
+      await newProposal(w, c, { stateVal: 1, call: w.closedCall });
+      return { params: { callId: w.closedCall.id } };
+    },
+    expect: chairsOnly(200),
+    listsCommittee: true,
+  },
+  // --- Issue 28: reminders (modules/reminders) ---
+  {
+    route: 'GET /api/v1/calls/:callId/reminders/',
+    request: (w) => ({ params: { callId: w.call.id } }),
+    expect: chairsOnly(200),
+  },
+  {
+    route: 'GET /api/v1/calls/:callId/reminders/',
+    note: 'closed call',
+    request: (w) => ({ params: { callId: w.closedCall.id } }),
+    expect: chairsOnly(200),
+  },
+  {
+    // A call of its own for each cell, at its first version: saves from one version race.
+    route: 'PUT /api/v1/calls/:callId/reminders/',
+    request: async (w) => ({
+      params: { callId: await newCall(w) },
+      payload: { version: 1, rules: [] },
+    }),
+    expect: chairsOnly(200),
+  },
+  {
+    route: 'PUT /api/v1/calls/:callId/reminders/',
+    note: 'closed call',
+    request: (w) => ({ params: { callId: w.closedCall.id }, payload: { version: 1, rules: [] } }),
+    expect: chairsOnly(409),
+  },
+  {
+    // A new member with a review to write of a proposal none of the callers is on or
+    // conflicted with: the chairs remind them.
+    route: 'POST /api/v1/calls/:callId/reminders/send/',
+    request: async (w) => {
+      const member = await newMember(w);
+      await seedProposal(w, { call: w.call, stateVal: 1, reviewerIds: [member.id] });
+      return { params: { callId: w.call.id }, payload: { userIds: [member.id] } };
+    },
+    expect: chairsOnly(200),
+  },
+  {
+    route: 'GET /api/v1/my_reminders/',
+    expect: loggedIn(200),
+  },
+  // --- Issue 28: history and activity (modules/activity) ---
+  // A proposal's history: its people read their own timeline, its chairs and admins every
+  // row; anyone with a conflict of interest with it is told there is none (404), as for its
+  // decision; members who see it are refused (403).
+  {
+    route: 'GET /api/v1/proposals/:proposalId/history/',
+    request: async (w, c) => ({
+      params: { proposalId: (await newProposal(w, c, { stateVal: 1 })).id },
+    }),
+    expect: onProposal({
+      ...seeSubmitted(403),
+      ...teamOf(200),
+      chair: 200,
+      admin: 200,
+      ...conflicted(404),
+    }),
+  },
+  {
+    // The call's chairs (and admins); nothing of a proposal the caller is of or conflicted with.
+    route: 'GET /api/v1/calls/:callId/activity/',
+    request: async (w, c) => {
+      await newProposal(w, c, { stateVal: 1 });
+      return { params: { callId: w.call.id } };
+    },
+    expect: chairsOnly(200),
+  },
+  {
+    route: 'GET /api/v1/calls/:callId/activity/',
+    note: 'CSV',
+    request: async (w, c) => {
+      await newProposal(w, c, { stateVal: 1 });
+      return { params: { callId: w.call.id }, query: { format: 'csv' } };
+    },
+    expect: chairsOnly(200),
+  },
+  {
+    // The whole system's, with the security events: administrators (with two-step
+    // verification where ADMIN_TWO_FACTOR asks for it: the route's admin access).
+    route: 'GET /api/v1/activity/',
+    request: async (w, c) => {
+      await newProposal(w, c, { stateVal: 1 });
+      return {};
+    },
+    expect: adminOnly(200),
+  },
 ];

@@ -196,6 +196,8 @@ describe('call policy: who may do what, and how a refusal reads', () => {
       addProposal: true,
       assign: true,
       bid: false,
+      followReview: true,
+      remind: true,
     });
     expect(abilitiesOf(callPolicy, actors.member, closed, afterReview)).toEqual({
       view: true,
@@ -206,6 +208,8 @@ describe('call policy: who may do what, and how a refusal reads', () => {
       addProposal: false,
       assign: false,
       bid: false,
+      followReview: false,
+      remind: false,
     });
   });
 });

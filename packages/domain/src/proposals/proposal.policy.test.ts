@@ -397,6 +397,8 @@ describe('abilities and state names', () => {
       viewConflicts: true,
       manageConflicts: false,
       answerDeclaration: false,
+      // The applicant's own timeline.
+      viewHistory: true,
     });
     expect(abilitiesOf(proposalPolicy, actors.chair, undeclared, during)).toEqual({
       view: true,
@@ -415,6 +417,7 @@ describe('abilities and state names', () => {
       viewConflicts: true,
       manageConflicts: true,
       answerDeclaration: true,
+      viewHistory: true,
     });
   });
 

@@ -406,10 +406,13 @@ export const proposalPolicy = definePolicy<ProposalResource>()({
   /**
    * Its History tab (issue 28): its team reads their own timeline; chairs of its committee
    * and administrators without a conflict read every row they may see (`historyReader`).
+   * One with a conflict is told there is none to read (404), as for its decision and its
+   * conflicts.
    */
   viewHistory: (actor, proposal, now) =>
     allOf(
       () => canSee(actor, proposal, now),
+      () => (isConflicted(actor, proposal) ? hidden(proposalMessages.notFound) : true),
       () => mayReadHistory(actor, proposal, now),
     ),
 });

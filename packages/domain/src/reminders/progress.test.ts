@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { memberProgress, progressPercent, scoreSpread, wideSpreadThreshold } from './progress.js';
+import {
+  memberProgress,
+  memberProgressOfCounts,
+  progressPercent,
+  scoreSpread,
+  wideSpreadThreshold,
+} from './progress.js';
 
 const t = (s: string) => new Date(`2027-${s}Z`);
 const call = { reviewTermination: t('05-15T00:00:00'), closed: false };
@@ -23,6 +29,14 @@ describe('a member’s progress', () => {
 
   it('has nothing overdue once the call is closed', () => {
     expect(memberProgress(work, { ...call, closed: true }, t('06-01T00:00:00')).overdue).toBe(0);
+  });
+
+  it('gives the same counts from the numbers alone as from the list', () => {
+    for (const now of [t('05-01T00:00:00'), t('05-15T00:00:00')])
+      for (const closed of [false, true])
+        expect(memberProgressOfCounts({ assigned: 3, saved: 1 }, { ...call, closed }, now)).toEqual(
+          memberProgress(work, { ...call, closed }, now),
+        );
   });
 
   it('is 100 % with nothing assigned, and rounds', () => {

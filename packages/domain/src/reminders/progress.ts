@@ -20,8 +20,20 @@ export function memberProgress(
   call: { reviewTermination: Date; closed: boolean },
   now: Date,
 ): MemberProgressCounts {
-  const assigned = assignments.length;
   const saved = assignments.filter((a) => a.saved).length;
+  return memberProgressOfCounts({ assigned: assignments.length, saved }, call, now);
+}
+
+/**
+ * `memberProgress` from the counts alone, for a server that counts a whole call's
+ * assignments in SQL (progress.queries.ts) rather than reading each one out.
+ */
+export function memberProgressOfCounts(
+  counts: { assigned: number; saved: number },
+  call: { reviewTermination: Date; closed: boolean },
+  now: Date,
+): MemberProgressCounts {
+  const { assigned, saved } = counts;
   const notStarted = assigned - saved;
   const late = !call.closed && now.getTime() >= call.reviewTermination.getTime();
   return { assigned, saved, notStarted, overdue: late ? notStarted : 0 };
@@ -44,8 +56,9 @@ export function scoreSpread(scores: readonly (number | null)[]): ScoreSpread {
 }
 
 /**
- * A spread wide enough that the committee should talk about it: at least twice the call's
- * median spread (of proposals with two scores or more), and more than nothing.
+ * A spread wide enough that the committee should talk about it: at least twice the median
+ * spread of the call's proposals whose reviewers disagree at all (a spread above 0), so a
+ * call where most reviewers agree still marks the few where they do not.
  */
 export function wideSpreadThreshold(sds: readonly (number | null)[]): number | null {
   const values = sds.filter((s): s is number => s !== null && s > 0).sort((a, b) => a - b);

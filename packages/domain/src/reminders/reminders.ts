@@ -264,3 +264,22 @@ export const chairsInCopy = (
   rule: Pick<ReminderRuleInput, 'audience' | 'offsetHours' | 'anchor'>,
 ) =>
   rule.audience === 'reviewers_pending' && rule.anchor === 'review_close' && rule.offsetHours > 0;
+
+/**
+ * Of several reminders due to one person at once for the same call and audience (found
+ * together after Merit was down across more than one due time), only the latest goes
+ * out: it says all the earlier ones would have, and one mail is enough. `keyOf` names the
+ * person, call and audience; the order of the rest is kept.
+ */
+export function latestDueOnly<T>(
+  rows: readonly T[],
+  keyOf: (row: T) => string,
+  dueOf: (row: T) => number,
+): T[] {
+  const latest = new Map<string, number>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    latest.set(key, Math.max(latest.get(key) ?? -Infinity, dueOf(row)));
+  }
+  return rows.filter((row) => dueOf(row) === latest.get(keyOf(row)));
+}

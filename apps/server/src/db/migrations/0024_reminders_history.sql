@@ -72,45 +72,21 @@ UPDATE "audit_log" a SET "proposal_id" = c."proposal_id", "call_id" = p."call_id
 UPDATE "audit_log" a SET "call_id" = e."call_id"
   FROM "extensions" e WHERE a."entity_type" = 'extension' AND e."id" = a."entity_id";--> statement-breakpoint
 -- Every call not closed gets the default reminders (packages/domain defaultReminderRules;
--- reminders.migration.test.ts holds the two equal), from now on: none reaches back.
+-- reminders.migration.test.ts holds the two equal), from now on: none reaches back. The
+-- texts are E'' strings, so a line's indentation here never becomes part of a body.
 INSERT INTO "reminder_rules" ("call_id", "position", "audience", "anchor", "offset_hours", "enabled", "subject", "body", "since", "updated_at")
 SELECT c."id", d."position", d."audience", d."anchor", d."offset_hours", true, d."subject", d."body", now(), now()
 FROM "calls" c CROSS JOIN (VALUES
-  (0, 'authors_with_draft', 'submission_close', -168, 'Submission to {{ call }} closes on {{ deadline }}', 'Dear {{ name }},
-  
-  Submission to {{ call }} closes on {{ deadline }}. These proposals of yours are still drafts, and a draft is not reviewed:
-  
-  {{ items }}
-  
-  Open each one and choose Submit when it is ready. Your proposals: {{ link }}'),
-    (1, 'authors_with_draft', 'submission_close', -24, 'Tomorrow: submission to {{ call }} closes', 'Dear {{ name }},
-  
-  Submission to {{ call }} closes on {{ deadline }}. These proposals of yours are still drafts, and a draft is not reviewed:
-  
-  {{ items }}
-  
-  Open each one and choose Submit when it is ready. Your proposals: {{ link }}'),
-    (2, 'reviewers_pending', 'review_close', -168, 'Reviews for {{ call }} are due on {{ deadline }}', 'Dear {{ name }},
-  
-  Review of {{ call }} closes on {{ deadline }}. These reviews assigned to you are not saved yet:
-  
-  {{ items }}
-  
-  Your pending reviews: {{ link }}'),
-    (3, 'reviewers_pending', 'review_close', -48, 'Reviews for {{ call }} are due on {{ deadline }}', 'Dear {{ name }},
-  
-  Review of {{ call }} closes on {{ deadline }}. These reviews assigned to you are not saved yet:
-  
-  {{ items }}
-  
-  Your pending reviews: {{ link }}'),
-    (4, 'reviewers_pending', 'review_close', 24, 'Overdue: your reviews for {{ call }}', 'Dear {{ name }},
-  
-  Review of {{ call }} closed on {{ deadline }}, and these reviews assigned to you are not saved yet:
-  
-  {{ items }}
-  
-  The chairs have a copy of this reminder. If you cannot write them, please tell the chairs. Your pending reviews: {{ link }}')
+  (0, 'authors_with_draft', 'submission_close', -168, E'Submission to {{ call }} closes on {{ deadline }}',
+    E'Dear {{ name }},\n\nSubmission to {{ call }} closes on {{ deadline }}. These proposals of yours are still drafts, and a draft is not reviewed:\n\n{{ items }}\n\nOpen each one and choose Submit when it is ready. Your proposals: {{ link }}'),
+  (1, 'authors_with_draft', 'submission_close', -24, E'Tomorrow: submission to {{ call }} closes',
+    E'Dear {{ name }},\n\nSubmission to {{ call }} closes on {{ deadline }}. These proposals of yours are still drafts, and a draft is not reviewed:\n\n{{ items }}\n\nOpen each one and choose Submit when it is ready. Your proposals: {{ link }}'),
+  (2, 'reviewers_pending', 'review_close', -168, E'Reviews for {{ call }} are due on {{ deadline }}',
+    E'Dear {{ name }},\n\nReview of {{ call }} closes on {{ deadline }}. These reviews assigned to you are not saved yet:\n\n{{ items }}\n\nYour pending reviews: {{ link }}'),
+  (3, 'reviewers_pending', 'review_close', -48, E'Reviews for {{ call }} are due on {{ deadline }}',
+    E'Dear {{ name }},\n\nReview of {{ call }} closes on {{ deadline }}. These reviews assigned to you are not saved yet:\n\n{{ items }}\n\nYour pending reviews: {{ link }}'),
+  (4, 'reviewers_pending', 'review_close', 24, E'Overdue: your reviews for {{ call }}',
+    E'Dear {{ name }},\n\nReview of {{ call }} closed on {{ deadline }}, and these reviews assigned to you are not saved yet:\n\n{{ items }}\n\nThe chairs have a copy of this reminder. If you cannot write them, please tell the chairs. Your pending reviews: {{ link }}')
 ) AS d("position", "audience", "anchor", "offset_hours", "subject", "body")
 WHERE NOT c."closed";--> statement-breakpoint
 -- The audit log is append-only for the app (issue 28): a row is never deleted, and an

@@ -40,8 +40,15 @@ export const accountDeletionRoutes: FastifyPluginAsyncZod = async (app) => {
       const address = clientKey(request.ip);
       const pepper = app.keys.passwordPepper;
       await checkDeletionConfirmation(app.db, user, request.body, address, app.now(), pepper);
+      // The person's events kept so far are written first, so the deletion forgets their
+      // address in them too; its own event keeps none.
+      await app.securityEvents.flush();
       await app.write(request, (work) => deleteAccount(work, user.passwordHash, publicUrl));
-      logSecurityEvent(request.log, 'account.deleted', { userId });
+      logSecurityEvent(
+        { log: request.log, events: app.securityEvents, requestId: request.id, address: null },
+        'account.deleted',
+        { userId },
+      );
       return { detail: accountDeletionMessages.deleted };
     },
   );

@@ -7,9 +7,10 @@ import {
   leavesNoActiveAdmin,
   PROPOSAL_STATE,
 } from '@merit/domain';
-import { and, eq, inArray, notExists, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, notExists, or, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import {
+  auditLog,
   authTokens,
   committeeRoles,
   downloadTickets,
@@ -25,6 +26,7 @@ import {
   proposalReviewers,
   proposals,
   reviews,
+  securityEvents,
   securityKeyChallenges,
   securityKeys,
   twoFactorRecoveryCodes,
@@ -221,6 +223,16 @@ export async function deleteAccount(
     entityId: userId,
     after: { draftsDeleted: drafts.length },
   });
+  // No address of a deleted person stays (issue 28): their audit rows (this one too) and
+  // security events forget where they came from; the append-only audit log allows that.
+  await tx
+    .update(auditLog)
+    .set({ address: null })
+    .where(and(eq(auditLog.actorId, userId), isNotNull(auditLog.address)));
+  await tx
+    .update(securityEvents)
+    .set({ address: null })
+    .where(and(eq(securityEvents.userId, userId), isNotNull(securityEvents.address)));
   const oldEmail = isDeletedAccountEmail(user.email) ? null : user.email;
   if (oldEmail)
     await enqueueMail(

@@ -100,7 +100,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
       const { userId, changed } = await app.writeAnonymous((work) =>
         confirmEmail(work, request.body.key, publicUrl),
       );
-      if (changed) logSecurityEvent(request.log, 'email.changed', { userId });
+      if (changed) logSecurityEvent(request, 'email.changed', { userId });
       return { detail: 'Your email address is verified.' };
     },
   );
@@ -163,7 +163,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
       const userId = await app.writeAnonymous((work) =>
         confirmPasswordReset(work, request.body, publicUrl, app.keys.passwordPepper),
       );
-      logSecurityEvent(request.log, 'password.reset', { userId });
+      logSecurityEvent(request, 'password.reset', { userId });
       return { detail: 'Password has been reset with the new password.' };
     },
   );
@@ -190,7 +190,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
           app.keys.passwordPepper,
         ),
       );
-      logSecurityEvent(request.log, 'password.changed', { userId: request.user!.id });
+      logSecurityEvent(request, 'password.changed', { userId: request.user!.id });
       return { detail: 'New password has been saved.' };
     },
   );
@@ -219,7 +219,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
         return { details: saved, newEmail: asked };
       });
       if (newEmail)
-        logSecurityEvent(request.log, 'email.change_requested', { userId: request.user!.id });
+        logSecurityEvent(request, 'email.change_requested', { userId: request.user!.id });
       return details;
     },
   );

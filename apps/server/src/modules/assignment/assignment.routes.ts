@@ -22,6 +22,7 @@ import {
 } from '@merit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { changeRefusals } from '../../platform/http/routes.js';
+import { logSecurityEvent } from '../../platform/security/security-log.js';
 import { CSV_BODY_LIMIT } from './assignment-csv.js';
 import {
   applyRun,
@@ -248,6 +249,11 @@ export const assignmentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const text = await app.read(request, (work) => downloadCsv(work, request.params.callId));
+      logSecurityEvent(request, 'export.downloaded', {
+        userId: request.user!.id,
+        kind: 'assignment_csv',
+        callId: request.params.callId,
+      });
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header(

@@ -496,6 +496,7 @@ export async function setLock(
     await work.audit({
       action: 'proposal.lock_reviewer',
       entityId: proposal.id,
+      subjectUserId: input.userId,
       before: { userId: input.userId, locked: was.locked },
       after: { userId: input.userId, locked: input.locked },
     });

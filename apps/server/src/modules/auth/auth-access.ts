@@ -93,7 +93,7 @@ export function registerAuth(scope: FastifyInstance): void {
   // Every refusal, whichever check made it (here or a service's rule), with the account.
   scope.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode !== 401 && reply.statusCode !== 403) return;
-    logSecurityEvent(request.log, 'access.refused', {
+    logSecurityEvent(request, 'access.refused', {
       userId: request.user?.id ?? null,
       statusCode: reply.statusCode,
     });

@@ -95,14 +95,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           method: 'password',
           userAgent: request.headers['user-agent'],
         });
-        logSecurityEvent(request.log, 'login.succeeded', { userId, method: 'password' });
+        logSecurityEvent(request, 'login.succeeded', { userId, method: 'password' });
         return { key };
       } catch (error) {
         // The account when the username names one (the log may say what the answer may not),
         // also when the throttle refused the attempt before the password was looked at.
         userId ??= (await findUserByUsername(app.db, username).catch(() => undefined))?.id ?? null;
         const reason = error instanceof HttpError ? error.code : 'error';
-        logSecurityEvent(request.log, 'login.failed', { userId, reason });
+        logSecurityEvent(request, 'login.failed', { userId, reason });
         app.alerts.record('login_failed');
         throw error;
       }
@@ -122,7 +122,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       await revokeToken(app.db, request.user!.tokenId, app.now());
-      logSecurityEvent(request.log, 'logout', { userId: request.user!.id });
+      logSecurityEvent(request, 'logout', { userId: request.user!.id });
       return { detail: 'Successfully logged out.' };
     },
   );
@@ -169,7 +169,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       if (!ended) throw notFound('No such session: it may have ended already.');
       const reason = sessionId === user.tokenId ? 'this_session' : 'other_session';
-      logSecurityEvent(request.log, 'session.ended', { userId: user.id, sessionId, reason });
+      logSecurityEvent(request, 'session.ended', { userId: user.id, sessionId, reason });
       return reply.code(204).send(null);
     },
   );
@@ -190,7 +190,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         endOtherSessions(work.tx, user.id, user.tokenId, app.config.session, work.now),
       );
       for (const sessionId of ended) {
-        logSecurityEvent(request.log, 'session.ended', {
+        logSecurityEvent(request, 'session.ended', {
           userId: user.id,
           sessionId,
           reason: 'other_session',

@@ -75,11 +75,11 @@ export async function takeSecondStep<V extends Verdict>(
     if (!verdict.ok) throw factor.refused(verdict as Refused<V>, user.id);
     await clearLoginAttempts(app.db, attempt);
     const fields = factor.accepted?.(verdict as Accepted<V>, user.id) ?? {};
-    logSecurityEvent(request.log, 'login.succeeded', { userId, method, ...fields });
+    logSecurityEvent(request, 'login.succeeded', { userId, method, ...fields });
     return { key: outcome.key! };
   } catch (error) {
     const reason = error instanceof HttpError ? error.code : 'error';
-    logSecurityEvent(request.log, 'login.failed', { userId, reason });
+    logSecurityEvent(request, 'login.failed', { userId, reason });
     app.alerts.record('login_failed');
     throw error;
   }

@@ -124,7 +124,7 @@ export const securityKeysRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       // Thrown after the commit, which used up the request.
       if ('refused' in outcome) throw badRequest(refusalMessage(outcome.refused));
-      logSecurityEvent(request.log, 'security_key.added', {
+      logSecurityEvent(request, 'security_key.added', {
         userId: request.user!.id,
         keyId: outcome.key.id,
       });
@@ -149,7 +149,7 @@ export const securityKeysRoutes: FastifyPluginAsyncZod = async (app) => {
         const name = await removeSecurityKey(work.tx, work.actor.id, keyId);
         await noticeChange(work, await loadSelf(work.tx, work.actor.id), 'removed', name);
       });
-      logSecurityEvent(request.log, 'security_key.removed', { userId: request.user!.id, keyId });
+      logSecurityEvent(request, 'security_key.removed', { userId: request.user!.id, keyId });
       return reply.code(204).send(null);
     },
   );
@@ -201,7 +201,7 @@ export const securityKeysRoutes: FastifyPluginAsyncZod = async (app) => {
         check: ({ tx, now }, user) => checkAssertion(tx, user.id, ticket, credential, now, rp),
         refused({ refused, counter }, userId) {
           if (counter)
-            logSecurityEvent(request.log, 'security_key.counter_rejected', {
+            logSecurityEvent(request, 'security_key.counter_rejected', {
               userId,
               keyId: counter.keyId,
             });

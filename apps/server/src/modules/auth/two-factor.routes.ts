@@ -83,12 +83,12 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
           return { ok: false, replayed: used === 'replayed' };
         },
         refused({ replayed }, userId) {
-          if (replayed) logSecurityEvent(request.log, 'two_factor.replayed', { userId });
+          if (replayed) logSecurityEvent(request, 'two_factor.replayed', { userId });
           return badRequest(twoFactorMessages.wrongCode, undefined, errorCodes.twoFactor);
         },
         accepted({ used }, userId) {
           if (used === 'recovery')
-            logSecurityEvent(request.log, 'two_factor.recovery_code_used', { userId });
+            logSecurityEvent(request, 'two_factor.recovery_code_used', { userId });
           return {};
         },
       });
@@ -150,7 +150,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         await noticeChange(work, await loadSelf(work.tx, work.actor.id), 'on');
         return codes;
       });
-      logSecurityEvent(request.log, 'two_factor.enabled', { userId: request.user!.id });
+      logSecurityEvent(request, 'two_factor.enabled', { userId: request.user!.id });
       return { recoveryCodes };
     },
   );
@@ -176,10 +176,10 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         return off;
       });
       if (used === 'recovery')
-        logSecurityEvent(request.log, 'two_factor.recovery_code_used', { userId });
-      logSecurityEvent(request.log, 'two_factor.disabled', { userId, method: used });
+        logSecurityEvent(request, 'two_factor.recovery_code_used', { userId });
+      logSecurityEvent(request, 'two_factor.disabled', { userId, method: used });
       for (const keyId of securityKeysRemoved)
-        logSecurityEvent(request.log, 'security_key.removed', {
+        logSecurityEvent(request, 'security_key.removed', {
           userId,
           keyId,
           reason: 'two_factor_disabled',

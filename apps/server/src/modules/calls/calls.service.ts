@@ -28,6 +28,7 @@ import { enqueueMails } from '../../platform/io/mail-job.js';
 import { ImageTooLargeError, sanitizeRichText } from '../../platform/security/rich-text.js';
 import type { ReadWork, Work } from '../../platform/data/work.js';
 import { queueDetection } from '../conflicts/conflicts.queries.js';
+import { insertDefaultRules } from '../reminders/reminders.queries.js';
 import { decisionAvailableMail } from '../proposals/proposals.mails.js';
 import { listScopeSql } from '../proposals/list-scope.queries.js';
 import { submittedTeamsMailRows } from '../proposals/proposals.queries.js';
@@ -223,6 +224,7 @@ export async function saveCall(work: Work, input: CallSave): Promise<number> {
       })
       .returning({ id: calls.id });
     callId = created!.id;
+    await insertDefaultRules(tx, callId, now);
   }
 
   // Conflicts turned on (again) for a call with proposals: look for them now, as detection
@@ -396,6 +398,9 @@ export async function deleteExtension(
   await work.audit({
     action: 'extension.delete',
     entityId: removed.id,
+    // The extension is gone: its call and holder, as `writeAudit` cannot read them.
+    callId: removed.callId,
+    subjectUserId: removed.userId,
     before: {
       callId: removed.callId,
       userId: removed.userId,

@@ -349,7 +349,15 @@ export async function detectCall(
       });
     removed += gone.length;
     for (const row of gone)
-      audit.push({ action: 'conflict.delete', entityId: row.id, before: auditFacts(row) });
+      audit.push({
+        action: 'conflict.delete',
+        entityId: row.id,
+        before: auditFacts(row),
+        // The row is gone: what `writeAudits` would have read of it.
+        callId,
+        proposalId: row.proposalId,
+        subjectUserId: row.userId,
+      });
   }
 
   const outcome = { callId, created, updated, removed };

@@ -27,7 +27,7 @@ import {
   type ConflictState,
 } from '@merit/domain';
 import type { z } from 'zod';
-import { writeAudits, type AuditEntry } from '../../platform/data/audit.js';
+import type { AuditEntry } from '../../platform/data/audit.js';
 import type { ReadWork, Work } from '../../platform/data/work.js';
 import { authorize, refusalError } from '../../platform/http/authorize.js';
 import { conflict, forbidden, invalid, notFound, stale } from '../../platform/http/http-errors.js';
@@ -86,6 +86,13 @@ const auditView = (c: Pick<ConflictView, 'proposalId' | 'userId'> & Partial<Conf
   state: c.state,
   pinned: c.pinned,
   reason: c.reason,
+});
+
+/** A deleted conflict's proposal, call and person, which its audit row can no longer read. */
+const goneConflict = (loaded: LoadedProposal, c: Pick<ConflictView, 'proposalId' | 'userId'>) => ({
+  proposalId: c.proposalId,
+  callId: loaded.call.id,
+  subjectUserId: c.userId,
 });
 
 const NO_ABILITIES: ConflictItemAbilities = {
@@ -256,7 +263,12 @@ export async function saveDeclarations(
     const problem = applicantRemovalProblem(row);
     if (problem) throw forbidden(problem);
     await deleteConflict(work.tx, row.id);
-    await work.audit({ action: 'conflict.delete', entityId: row.id, before: auditView(row) });
+    await work.audit({
+      action: 'conflict.delete',
+      entityId: row.id,
+      before: auditView(row),
+      ...goneConflict(loaded, row),
+    });
   }
   for (const declaration of wanted.values())
     await recordApplicantDeclaration(
@@ -378,7 +390,12 @@ export async function removeConflict(work: Work, id: number): Promise<void> {
     if (problem) throw forbidden(problem);
   }
   await deleteConflict(work.tx, view.id);
-  await work.audit({ action: 'conflict.delete', entityId: view.id, before: auditView(view) });
+  await work.audit({
+    action: 'conflict.delete',
+    entityId: view.id,
+    before: auditView(view),
+    ...goneConflict(loaded, view),
+  });
 }
 
 /** POST /conflicts/{id}/: a chair confirms, dismisses, pins or unpins one conflict. */
@@ -463,7 +480,7 @@ export async function changeConflicts(
     before: auditView(view),
     after: auditView({ ...view, state: input.state }),
   }));
-  await writeAudits(tx, actor.id, now, entries);
+  await work.audits(entries);
   return { changed, refused };
 }
 
@@ -595,6 +612,7 @@ export async function answerDeclaration(
       await work.audit({
         action: 'proposal.remove_reviewer',
         entityId: proposal.id,
+        subjectUserId: actor.id,
         before: { reviewerIds: resource.reviewerIds },
         after: { reviewerIds: resource.reviewerIds.filter((r) => r !== actor.id) },
       });

@@ -346,7 +346,7 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
     );
     return storeUpload(
       app,
-      request.log,
+      request,
       { ...request.user!, session: sessionOf(request) },
       {
         ...target,

@@ -7,12 +7,12 @@ import { errorCodes, type ErrorBody } from '@merit/contract';
 import { fileMessages, MAX_UPLOAD_BYTES } from '@merit/domain';
 import { FileStore } from '@tus/file-store';
 import { Server, type Upload } from '@tus/server';
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, invalid, notFound } from '../../platform/http/http-errors.js';
 import { ScannerUnavailableError } from '../../platform/io/virus-scan.js';
 import type { App, AuthUser } from '../../platform/http/app-types.js';
 import { logSecurityEvent } from '../../platform/security/security-log.js';
-import { sessionOf, type WriteAsUser } from '../../platform/data/work.js';
+import { originOf, sessionOf, type WriteAsUser } from '../../platform/data/work.js';
 import { checkUpload, recordUpload, tooLarge, type StoredUpload } from './files.service.js';
 import type { FileRow } from './files.queries.js';
 
@@ -110,7 +110,7 @@ const newStorageKey = () => randomBytes(24).toString('base64url');
  */
 async function scanUpload(
   app: App,
-  log: FastifyBaseLogger,
+  request: FastifyRequest,
   user: Pick<AuthUser, 'id'>,
   upload: Pick<StoredUpload, 'proposalId'>,
   bytes: Readable | Buffer,
@@ -121,11 +121,14 @@ async function scanUpload(
     result = await app.virusScanner.scan(bytes);
   } catch (error) {
     if (!(error instanceof ScannerUnavailableError)) throw error;
-    log.error({ err: error }, 'the virus scanner gave no verdict, so the upload was refused');
+    request.log.error(
+      { err: error },
+      'the virus scanner gave no verdict, so the upload was refused',
+    );
     throw new HttpError(503, errorCodes.unavailable, fileMessages.scannerUnavailable);
   }
   if (!result.clean) {
-    logSecurityEvent(log, 'file.infected', {
+    logSecurityEvent(request, 'file.infected', {
       userId: user.id,
       proposalId: upload.proposalId,
       signature: result.signature,
@@ -144,19 +147,21 @@ async function scanUpload(
  */
 export async function storeUpload(
   app: App,
-  log: FastifyBaseLogger,
+  request: FastifyRequest,
   user: Pick<AuthUser, 'id' | 'isAdmin'> & Pick<WriteAsUser, 'session'>,
   upload: Omit<StoredUpload, 'storageKey'>,
   bytes: Buffer | { file: string },
   head: Uint8Array,
 ): Promise<FileRow> {
   const read = () => (Buffer.isBuffer(bytes) ? bytes : createReadStream(bytes.file));
-  await scanUpload(app, log, user, upload, read());
+  await scanUpload(app, request, user, upload, read());
   const storageKey = newStorageKey();
   await app.files.write(storageKey, read());
   try {
-    return await app.writeAs(user, (work) =>
-      recordUpload(work, { ...upload, storageKey }, head, app.config.uploadQuotaBytes),
+    return await app.writeAs(
+      user,
+      (work) => recordUpload(work, { ...upload, storageKey }, head, app.config.uploadQuotaBytes),
+      originOf(request),
     );
   } catch (error) {
     await app.files.delete(storageKey).catch((e: unknown) => app.log.warn(e));
@@ -200,13 +205,13 @@ function envelopeOf(status: number, text: string): ErrorBody {
  */
 export function createUploads(app: App) {
   const directory = path.join(app.config.dataDir, 'uploads');
-  // Each tus request's API request: its caller, and its log (with the request's id).
+  // Each tus request's API request: its caller, and the request (its log, id and address).
   const requests = new WeakMap<Request, FastifyRequest>();
   const requestOf = (req: Request) => {
     const request = requests.get(req);
     if (!request?.user) throw new Error('A tus request reached its hooks without a caller.');
     // With its session and tab: the proposal's rules compare the editor holding its lock.
-    return { user: { ...request.user, session: sessionOf(request) }, log: request.log };
+    return { user: { ...request.user, session: sessionOf(request) }, request };
   };
   const callerOf = (req: Request) => requestOf(req).user;
   const datastore = new FileStore({
@@ -241,12 +246,12 @@ export function createUploads(app: App) {
       return { metadata: { ...upload.metadata, userId: String(user.id) } };
     },
     async onUploadFinish(req, upload) {
-      const { user, log } = requestOf(req);
+      const { user, request } = requestOf(req);
       const file = path.join(directory, upload.id);
       try {
         await storeUpload(
           app,
-          log,
+          request,
           user,
           { ...targetOf(upload), size: upload.size ?? upload.offset, uploadId: upload.id },
           { file },

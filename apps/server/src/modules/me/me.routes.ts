@@ -1,5 +1,6 @@
 import { errorBody, userDataExport, userDetails, userHashResponse } from '@merit/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { logSecurityEvent } from '../../platform/security/security-log.js';
 import { loadSelf } from '../users/users.queries.js';
 import { userDetailsOf } from './me-access.js';
 import { userDataFileName, userDataOf } from './user-data.js';
@@ -38,8 +39,14 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
+      // The person's security events kept so far (their login a moment ago) are in the file.
+      await app.securityEvents.flush();
       const data = await app.read(request, (work) => userDataOf(work));
       const name = userDataFileName(data.profile.username, new Date(data.exported_at));
+      logSecurityEvent(request, 'export.downloaded', {
+        userId: request.user!.id,
+        kind: 'user_data',
+      });
       void reply.header('content-disposition', `attachment; filename="${name}"`);
       return data;
     },

@@ -14,6 +14,7 @@ import {
   reviewResponses,
   reviews,
   userIdentities,
+  securityEvents,
 } from '../../db/schema.js';
 import type { ReadWork } from '../../platform/data/work.js';
 import { pendingEmail } from '../accounts/accounts.queries.js';
@@ -28,7 +29,7 @@ const ABOUT =
   'The personal data Merit holds about you: your account, committee roles with your expertise, your bids and caps on reviewing, the proposals you wrote or collaborate on (their answers and the names of their files), the reviews you wrote, and your logins. Other people’s reviews of your proposals and who wrote them are not included.';
 
 const SECURITY_EVENTS_NOTE =
-  'Merit writes security events (logins, failed logins, refused requests, password and email changes, reads of reviews) to the server’s log, not to its database, so they are not in this file. Ask the operator of this installation for them.';
+  'Merit keeps security events (logins, failed logins, refused requests, password and email changes, reads of reviews, downloads) for 365 days: yours are listed here. It writes them to the server’s log too; ask the operator of this installation for that.';
 
 const formName = { name: formNames.name, version: forms.version };
 
@@ -178,7 +179,7 @@ async function reviewsBy(tx: Tx, userId: number): Promise<UserDataExport['review
  */
 export async function userDataOf({ tx, actor, now }: ReadWork): Promise<UserDataExport> {
   const user = await loadSelf(tx, actor.id);
-  const [pending, identities, roles, ownProposals, ownReviews, sessions, bids, caps] =
+  const [pending, identities, roles, ownProposals, ownReviews, sessions, bids, caps, events] =
     await Promise.all([
       pendingEmail(tx, user, now),
       tx
@@ -204,6 +205,16 @@ export async function userDataOf({ tx, actor, now }: ReadWork): Promise<UserData
         .orderBy(asc(authTokens.id)),
       bidsOfUser(tx, user.id),
       ownCapsOfUser(tx, user.id),
+      tx
+        .select({
+          at: securityEvents.at,
+          event: securityEvents.event,
+          address: securityEvents.address,
+          details: securityEvents.details,
+        })
+        .from(securityEvents)
+        .where(eq(securityEvents.userId, user.id))
+        .orderBy(asc(securityEvents.at), asc(securityEvents.id)),
     ]);
   return {
     exported_at: iso(now),
@@ -257,7 +268,16 @@ export async function userDataOf({ tx, actor, now }: ReadWork): Promise<UserData
       last_used_at: iso(session.lastUsedAt),
       ended_at: session.revokedAt ? iso(session.revokedAt) : null,
     })),
-    security_events: { stored_here: false, note: SECURITY_EVENTS_NOTE },
+    security_events: {
+      stored_here: true,
+      note: SECURITY_EVENTS_NOTE,
+      events: events.map((e) => ({
+        at: iso(e.at),
+        event: e.event,
+        address: e.address,
+        details: e.details,
+      })),
+    },
   };
 }
 

@@ -175,7 +175,7 @@ export const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
         userAgent: request.headers['user-agent'],
       });
       // As a password login logs it (auth.routes.ts), so the log shows every way in.
-      logSecurityEvent(request.log, 'login.succeeded', { userId, method: 'federated' });
+      logSecurityEvent(request, 'login.succeeded', { userId, method: 'federated' });
       return { key };
     },
   );

@@ -27,6 +27,7 @@ import { constants as zlib } from 'node:zlib';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { changeRefusals } from '../../platform/http/routes.js';
+import { logSecurityEvent } from '../../platform/security/security-log.js';
 import { logExportRead } from '../reviews/review-access.js';
 import { projectingSerializer } from '../../platform/http/projecting-serializer.js';
 import {
@@ -119,15 +120,19 @@ export const proposalsRoutes: FastifyPluginAsyncZod = async (app) => {
       serializerCompiler: ({ schema }) => projectingSerializer(schema as unknown as z.ZodType),
       compress: EXPORT_COMPRESSION,
     },
-    async (request) =>
-      logExportRead(
-        request,
-        request.params.callId,
-        request.query,
-        await app.read(request, (work) =>
-          getCallProposalExport(work, request.params.callId, request.query),
-        ),
-      ),
+    async (request) => {
+      const body = await app.read(request, (work) =>
+        getCallProposalExport(work, request.params.callId, request.query),
+      );
+      const { callId } = request.params;
+      logSecurityEvent(request, 'export.downloaded', {
+        userId: request.user!.id,
+        kind: 'call_proposals',
+        callId,
+        rows: body.items.length,
+      });
+      return logExportRead(request, callId, request.query, body);
+    },
   );
 
   app.get(

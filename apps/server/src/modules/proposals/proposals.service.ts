@@ -249,6 +249,8 @@ export async function deleteProposal(work: Work, id: number): Promise<void> {
   await work.audit({
     action: 'proposal.delete',
     entityId: proposal.id,
+    // The proposal is gone: its call, as `writeAudit` cannot read it.
+    callId: proposal.callId,
     before: {
       callId: proposal.callId,
       proposalTypeId: proposal.proposalTypeId,

@@ -60,6 +60,7 @@ export async function addCollaborator(
     await work.audit({
       action: 'proposal.remove_reviewer',
       entityId: proposal.id,
+      subjectUserId: person.id,
       before: { reviewerIds: resource.reviewerIds },
       after: { reviewerIds: resource.reviewerIds.filter((id) => id !== person.id) },
     });
@@ -75,6 +76,7 @@ export async function addCollaborator(
   await work.audit({
     action: 'proposal.add_collaborator',
     entityId: proposal.id,
+    subjectUserId: person.id,
     before: { collaboratorIds: before },
     after: { collaboratorIds: [...before, person.id] },
   });
@@ -98,6 +100,7 @@ export async function removeCollaborator(work: Work, input: CollaboratorRemove):
   await work.audit({
     action: 'proposal.remove_collaborator',
     entityId: proposal.id,
+    subjectUserId: input.userId,
     before: { collaboratorIds: before },
     after: { collaboratorIds: before.filter((id) => id !== input.userId) },
   });

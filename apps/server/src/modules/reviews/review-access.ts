@@ -73,7 +73,7 @@ interface ReviewRead {
 
 /** Writes the `review.read` line for the request's caller, and returns `body` unchanged. */
 export function logReviewRead<T>(request: FastifyRequest, read: ReviewRead, body: T): T {
-  logSecurityEvent(request.log, 'review.read', { userId: request.user?.id ?? null, ...read });
+  logSecurityEvent(request, 'review.read', { userId: request.user?.id ?? null, ...read });
   return body;
 }
 

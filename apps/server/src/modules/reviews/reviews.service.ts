@@ -115,6 +115,7 @@ export async function assignReviewer(
   await work.audit({
     action: 'proposal.add_reviewer',
     entityId: loaded.proposal.id,
+    subjectUserId: person.id,
     before: { reviewerIds: loaded.resource.reviewerIds },
     after: {
       reviewerIds: [...loaded.resource.reviewerIds, person.id],
@@ -145,6 +146,7 @@ export async function removeReviewer(
   await work.audit({
     action: 'proposal.remove_reviewer',
     entityId: loaded.proposal.id,
+    subjectUserId: input.userId,
     before: { reviewerIds: loaded.resource.reviewerIds },
     after: { reviewerIds: loaded.resource.reviewerIds.filter((id) => id !== input.userId) },
   });

@@ -167,6 +167,7 @@ export async function deleteRole(work: Work, roleId: number): Promise<void> {
   await work.audit({
     action: 'role.delete',
     entityId: removed.id,
+    subjectUserId: removed.userId,
     before: {
       userId: removed.userId,
       committeeId: removed.committeeId,

@@ -1,5 +1,5 @@
 import type { AuditAction } from '@merit/domain';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { auditBatchHash, auditLog } from '../../db/schema.js';
 import { runNamed } from './sql.js';
@@ -20,6 +20,71 @@ export interface AuditEntry {
   before?: Snapshot;
   /** The entity after the change; absent for a deletion. */
   after?: Snapshot;
+  /**
+   * The call and proposal the change concerns. Left out, they are read from the entity
+   * (`DERIVED`) as the row is written; a deletion whose row is gone by then names them.
+   */
+  callId?: number;
+  proposalId?: number;
+  /** The person acted on; left out, read from the entity where it names one (`DERIVED`). */
+  subjectUserId?: number;
+}
+
+/** Where a change came from: the request's id and the caller's address; null for jobs. */
+export interface AuditOrigin {
+  requestId: string | null;
+  address: string | null;
+}
+
+/**
+ * What an audit row's call, proposal and person acted on are, read from its entity in the
+ * INSERT itself (one lookup by primary key): the History and Activity pages find a
+ * proposal's and a call's rows by these columns, whichever entity a change was made to.
+ * A deletion audited after its row went finds nothing here, so its call site names them.
+ */
+const DERIVED: Record<
+  string,
+  { call?: (id: SQL) => SQL; proposal?: (id: SQL) => SQL; subject?: (id: SQL) => SQL }
+> = {
+  call: { call: (id) => id },
+  proposal: {
+    call: (id) => sql`(select p."call_id" from "proposals" p where p."id" = ${id})`,
+    proposal: (id) => id,
+  },
+  review: {
+    call: (id) =>
+      sql`(select p."call_id" from "reviews" rv join "proposals" p on p."id" = rv."proposal_id" where rv."id" = ${id})`,
+    proposal: (id) => sql`(select rv."proposal_id" from "reviews" rv where rv."id" = ${id})`,
+  },
+  conflict: {
+    call: (id) =>
+      sql`(select p."call_id" from "conflicts" c join "proposals" p on p."id" = c."proposal_id" where c."id" = ${id})`,
+    proposal: (id) => sql`(select c."proposal_id" from "conflicts" c where c."id" = ${id})`,
+    subject: (id) => sql`(select c."user_id" from "conflicts" c where c."id" = ${id})`,
+  },
+  extension: {
+    call: (id) => sql`(select e."call_id" from "extensions" e where e."id" = ${id})`,
+    subject: (id) => sql`(select e."user_id" from "extensions" e where e."id" = ${id})`,
+  },
+  role: {
+    subject: (id) => sql`(select cr."user_id" from "committee_roles" cr where cr."id" = ${id})`,
+  },
+  // Through the table, so a row about an id that names nobody still writes (no foreign key fails).
+  user: { subject: (id) => sql`(select u."id" from "users" u where u."id" = ${id})` },
+};
+
+const entityTypeOf = (action: string) => action.slice(0, action.indexOf('.'));
+
+/** The value given, or what `DERIVED` reads for an entity of `type`, or null. */
+function derived(
+  given: number | undefined,
+  type: string,
+  column: 'call' | 'proposal' | 'subject',
+  id: SQL,
+): SQL {
+  if (given !== undefined) return sql`${given}::int`;
+  const read = DERIVED[type]?.[column];
+  return read ? read(id) : sql`null::int`;
 }
 
 /** JSON as the log keeps it: Dates as ISO strings, like everything the API sends. */
@@ -61,16 +126,28 @@ export async function writeAudit(
   actorId: number | null,
   at: Date,
   entry: AuditEntry,
+  origin?: AuditOrigin,
 ): Promise<void> {
+  const type = entityTypeOf(entry.action);
+  const id = sql`${entry.entityId}::int`;
+  // One text per entity type and ids given (runNamed's one text per name).
+  const given = [entry.callId, entry.proposalId, entry.subjectUserId].map((v) =>
+    v === undefined ? 0 : 1,
+  );
   await runNamed(
-    'write_audit',
+    `write_audit_${type}_${given.join('')}`,
     tx.insert(auditLog).values({
       actorId,
       at,
       action: entry.action,
-      entityType: entry.action.slice(0, entry.action.indexOf('.')),
+      entityType: type,
       entityId: entry.entityId,
       changes: changesBetween(entry.before, entry.after),
+      callId: derived(entry.callId, type, 'call', id),
+      proposalId: derived(entry.proposalId, type, 'proposal', id),
+      subjectUserId: derived(entry.subjectUserId, type, 'subject', id),
+      requestId: origin?.requestId ?? null,
+      address: origin?.address ?? null,
     }),
   );
 }
@@ -88,19 +165,36 @@ export async function writeAudits(
   actorId: number | null,
   at: Date,
   entries: readonly AuditEntry[],
+  origin?: AuditOrigin,
 ): Promise<void> {
+  const id = sql`r."entity_id"`;
+  // The rows' own ids, or what `DERIVED` reads for each row's entity type.
+  const column = (name: 'call' | 'proposal' | 'subject', given: SQL) => {
+    const cases = Object.entries(DERIVED).flatMap(([type, read]) =>
+      read[name] ? [sql`when ${type} then ${read[name](id)}`] : [],
+    );
+    return sql`coalesce(${given}, case r."entity_type" ${sql.join(cases, sql` `)} end)`;
+  };
   for (let start = 0; start < entries.length; start += AUDIT_BATCH) {
     const rows = entries.slice(start, start + AUDIT_BATCH).map((entry) => ({
       action: entry.action,
-      entity_type: entry.action.slice(0, entry.action.indexOf('.')),
+      entity_type: entityTypeOf(entry.action),
       entity_id: entry.entityId,
       changes: changesBetween(entry.before, entry.after),
+      call_id: entry.callId ?? null,
+      proposal_id: entry.proposalId ?? null,
+      subject_user_id: entry.subjectUserId ?? null,
     }));
     await tx.execute(sql`
-      insert into ${auditLog} ("actor_id", "at", "action", "entity_type", "entity_id", "changes")
-      select ${actorId}::int, ${at}, r."action", r."entity_type", r."entity_id", r."changes"
+      insert into ${auditLog} ("actor_id", "at", "action", "entity_type", "entity_id", "changes",
+        "call_id", "proposal_id", "subject_user_id", "request_id", "address")
+      select ${actorId}::int, ${at}, r."action", r."entity_type", r."entity_id", r."changes",
+        ${column('call', sql`r."call_id"`)}, ${column('proposal', sql`r."proposal_id"`)},
+        ${column('subject', sql`r."subject_user_id"`)},
+        ${origin?.requestId ?? null}::varchar, ${origin?.address ?? null}::varchar
       from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        as r("action" text, "entity_type" text, "entity_id" int, "changes" jsonb)`);
+        as r("action" text, "entity_type" text, "entity_id" int, "changes" jsonb,
+          "call_id" int, "proposal_id" int, "subject_user_id" int)`);
   }
 }
 

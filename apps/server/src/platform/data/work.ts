@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Tx } from '../../db/client.js';
 import { committeeRoles } from '../../db/schema.js';
 import type { App } from '../http/app-types.js';
-import { writeAudit, type AuditEntry } from './audit.js';
+import { writeAudit, writeAudits, type AuditEntry, type AuditOrigin } from './audit.js';
 import { pgCode } from './db-errors.js';
 import { notAuthenticated } from '../http/http-errors.js';
 import { enqueueJob, enqueueJobsFrom } from './jobs.js';
@@ -25,6 +25,8 @@ export interface ReadWork {
 export interface Work extends ReadWork {
   /** Records the change in the audit log, in this transaction. */
   audit(entry: AuditEntry): Promise<void>;
+  /** `audit` for many changes at once (one statement per batch: `writeAudits`). */
+  audits(entries: readonly AuditEntry[]): Promise<void>;
   /** Queues a job (a mail) that runs only once this transaction has committed. */
   enqueue(kind: string, payload: unknown): Promise<void>;
   /**
@@ -73,6 +75,17 @@ export function sessionOf(request: FastifyRequest): Actor['session'] {
   return request.user ? { tokenId: request.user.tokenId, tabId: tabIdOf(request) } : undefined;
 }
 
+/**
+ * The request a change came from, as its audit rows record it: its id (its log lines
+ * carry the same) and the caller's address, as the request log has it (`request.ip`,
+ * which follows TRUST_PROXY).
+ */
+export const originOf = (request: FastifyRequest): AuditOrigin => ({
+  // As the columns keep them (64 characters): a client may send its own long x-request-id.
+  requestId: request.id.slice(0, 64),
+  address: request.ip.slice(0, 64),
+});
+
 /** Whom `writeAs` acts as. */
 export interface WriteAsUser {
   id: number;
@@ -97,14 +110,18 @@ declare module 'fastify' {
      * run after the commit; a deadlock is retried.
      */
     write<T>(request: FastifyRequest, fn: (work: Work) => Promise<T>): Promise<T>;
-    /** `write` for the public routes, where nobody is logged in. */
-    writeAnonymous<T>(fn: (work: AnonymousWork) => Promise<T>): Promise<T>;
+    /**
+     * `write` for the public routes, where nobody is logged in; with the request's
+     * `origin` (`originOf`) when there is one, none for a job.
+     */
+    writeAnonymous<T>(fn: (work: AnonymousWork) => Promise<T>, origin?: AuditOrigin): Promise<T>;
     /**
      * `write` as a given user: outside a request (command-line tools, test fixtures), or
      * for one whose caller is not the request's usual one (an upload's hooks), then with
-     * the request's `session` (`sessionOf`), so that they edit as the editor they are.
+     * the request's `session` (`sessionOf`), so that they edit as the editor they are, and
+     * its `origin` (`originOf`) for the audit rows; without, the rows name no request.
      */
-    writeAs<T>(user: WriteAsUser, fn: (work: Work) => Promise<T>): Promise<T>;
+    writeAs<T>(user: WriteAsUser, fn: (work: Work) => Promise<T>, origin?: AuditOrigin): Promise<T>;
   }
 }
 
@@ -125,6 +142,7 @@ export function registerUnitOfWork(app: App): void {
     actorId: number | null,
     load: (tx: Tx) => Promise<Actor | null>,
     fn: (work: Work) => Promise<T>,
+    origin?: AuditOrigin,
   ): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       let queued = 0;
@@ -136,7 +154,8 @@ export function registerUnitOfWork(app: App): void {
             tx,
             actor: actor as Actor,
             now,
-            audit: (entry) => writeAudit(tx, actorId, now, entry),
+            audit: (entry) => writeAudit(tx, actorId, now, entry, origin),
+            audits: (entries) => writeAudits(tx, actorId, now, entries, origin),
             enqueue: async (kind, payload) => {
               await enqueueJob(tx, kind, payload, now);
               queued += 1;
@@ -157,7 +176,7 @@ export function registerUnitOfWork(app: App): void {
     }
   }
 
-  const writeAs = <T>(user: WriteAsUser, fn: (work: Work) => Promise<T>) =>
+  const writeAs = <T>(user: WriteAsUser, fn: (work: Work) => Promise<T>, origin?: AuditOrigin) =>
     transaction(
       user.id,
       async (tx) => ({
@@ -165,6 +184,7 @@ export function registerUnitOfWork(app: App): void {
         ...(user.session ? { session: user.session } : {}),
       }),
       fn,
+      origin,
     );
 
   // The caller's roles came with their token (modules/auth/tokens.queries.ts), read in the same query:
@@ -181,10 +201,12 @@ export function registerUnitOfWork(app: App): void {
   });
   app.decorate('write', <T>(request: FastifyRequest, fn: (work: Work) => Promise<T>) => {
     const actor = actorOf(request);
-    return transaction(actor.id, async () => actor, fn);
+    return transaction(actor.id, async () => actor, fn, originOf(request));
   });
   app.decorate('writeAs', writeAs);
-  app.decorate('writeAnonymous', <T>(fn: (work: AnonymousWork) => Promise<T>) =>
-    transaction(null, async () => null, fn),
+  app.decorate(
+    'writeAnonymous',
+    <T>(fn: (work: AnonymousWork) => Promise<T>, origin?: AuditOrigin) =>
+      transaction(null, async () => null, fn, origin),
   );
 }

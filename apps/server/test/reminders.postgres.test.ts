@@ -1,0 +1,91 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../src/app.js';
+import { openDatabase, type Database } from '../src/db/client.js';
+import { reminderDispatches } from '../src/db/schema.js';
+import { sweepReminders } from '../src/modules/reminders/reminders.sweep.js';
+import { createTestApp, type TestContext } from './helpers.js';
+import { outbox } from './mail.js';
+import { dayOf, mailWatcher, reminderWorld, whoGotWhat } from './reminders-fixtures.js';
+
+// PostgreSQL only (the server:postgres project; `*.postgres.test.ts` is left out of the
+// PGlite run): two apps, each on its own connections to one database and with its own job
+// runner, as two app processes are, reaching the same due times together.
+
+let ctx: TestContext;
+let database: Database;
+let second: App;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  database = await openDatabase({ kind: 'postgres', url: ctx.databaseUrl! });
+  // The same settings and data folder (so one outbox), the same clock.
+  second = await buildApp(ctx.app.config, {
+    database,
+    now: ctx.clock.now,
+    logger: false,
+    validateResponses: true,
+    alertFlushMs: 0,
+  });
+});
+afterAll(async () => {
+  await second?.close();
+  await database?.close();
+  await ctx?.close();
+});
+
+describe('reminders with two app processes', () => {
+  it('sends one mail per person and due time, whichever process sweeps, however many at once', async () => {
+    const w = await reminderWorld(ctx);
+    const mails = mailWatcher(ctx, w);
+    await mails.next();
+    ctx.clock.current = dayOf(w, 9);
+    // Both runners reach the due time at once, each a few times over.
+    await Promise.all([
+      ctx.app.jobs.drain(),
+      second.jobs.drain(),
+      ctx.app.jobs.drain(),
+      second.jobs.drain(),
+    ]);
+    await Promise.all([ctx.app.jobs.drain(), second.jobs.drain()]);
+    const sent = await mails.next();
+    // Every reminder due by day 9 whose deadline is ahead, each once: the applicants' 7-day
+    // and 1-day ones, Eve's 7-day one (her own close is day 12).
+    const subjects = whoGotWhat(w, sent);
+    expect(subjects).toHaveLength(new Set(subjects.map((pair) => pair.join('|'))).size);
+    expect(subjects.map(([who]) => who)).toEqual(['ada', 'ada', 'col', 'col', 'eve', 'zed', 'zed']);
+    // And the next due time, reached by both again: the reviewers', once each.
+    ctx.clock.current = dayOf(w, 13);
+    await Promise.all([ctx.app.jobs.drain(), second.jobs.drain(), ctx.app.jobs.drain()]);
+    await Promise.all([ctx.app.jobs.drain(), second.jobs.drain()]);
+    expect(whoGotWhat(w, await mails.next()).map(([who]) => who)).toEqual(['ben', 'rita']);
+  });
+
+  it('inserts each dispatch once when two processes sweep the same due time at the same moment', async () => {
+    const w = await reminderWorld(ctx);
+    const mails = mailWatcher(ctx, w);
+    await mails.next();
+    const now = dayOf(w, 9);
+    const log = { info: () => {} };
+    // Straight at the sweep, on both connections, four at once: the unique key decides.
+    const runs = await Promise.all([
+      sweepReminders(ctx.app.db, now, log),
+      sweepReminders(second.db, now, log),
+      sweepReminders(ctx.app.db, now, log),
+      sweepReminders(second.db, now, log),
+    ]);
+    const found = runs[0]!.found;
+    expect(runs.map((run) => run.found)).toEqual([found, found, found, found]);
+    const rows = await ctx.app.db
+      .select()
+      .from(reminderDispatches)
+      .where(eq(reminderDispatches.callId, w.callId));
+    expect(rows).toHaveLength(7);
+    // The mails wait for their run time: the clock reaches it, and either process sends them.
+    ctx.clock.current = now;
+    await outbox({ app: second, dataDir: ctx.dataDir });
+    const sent = await mails.next();
+    expect(sent).toHaveLength(7);
+    // Everything the four queued together is exactly what was found once.
+    expect(runs.reduce((sum, run) => sum + run.queued, 0)).toBe(found);
+  });
+});
