@@ -27,9 +27,14 @@ export type ApiHandler = (request: {
  */
 export const AFTER_NAVIGATION = { timeout: 4000 };
 
-/** What every page may ask without a test saying so: no federated login is configured. */
+/**
+ * What every page may ask without a test saying so: no federated login is configured, and
+ * the person has no reminders.
+ */
 const DEFAULT_ANSWERS: Record<string, StubResponse> = {
   'GET /auth/methods/': { body: { oidc: null } },
+  // My Account's "Reminders you receive" (issue 28): none, unless a test says otherwise.
+  'GET /my_reminders/': { body: { upcoming: [], sent: [] } },
 };
 
 /**

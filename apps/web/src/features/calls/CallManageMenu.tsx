@@ -20,6 +20,9 @@ export function CallManageMenu({ call, onManageExtensions }: CallManageMenuProps
     abilities.manage && { label: 'Conflicts of Interest', to: `/calls/${call.id}/conflicts` },
     abilities.assign && { label: 'Assign Reviewers', to: `/calls/${call.id}/assignment` },
     abilities.bid && { label: 'Bid on Proposals', to: `/calls/${call.id}/bids` },
+    abilities.followReview && { label: 'Review Progress', to: `/calls/${call.id}/progress` },
+    abilities.followReview && { label: 'Reminders', to: `/calls/${call.id}/reminders` },
+    abilities.followReview && { label: 'Activity', to: `/calls/${call.id}/activity` },
     abilities.manageExtensions && { label: 'Manage Extensions', onSelect: onManageExtensions },
   ];
   return <ManageMenu items={items.filter((item) => item !== false)} />;

@@ -24,6 +24,8 @@ export function makeCall(overrides: Partial<CallDetail> = {}): CallDetail {
       addProposal: false,
       assign: false,
       bid: false,
+      followReview: false,
+      remind: false,
     },
     description: '<p>Apply for <strong>beam time</strong>.</p>',
     created: '2026-01-10T00:00:00.000Z',
@@ -75,6 +77,8 @@ export const chairAbilities = {
   addProposal: true,
   assign: true,
   bid: false,
+  followReview: true,
+  remind: true,
 };
 
 export function makeForm(id: number, displayName: string, type: Form['type']): Form {

@@ -28,6 +28,7 @@ export const authorDraftAbilities: ProposalAbilities = {
   viewConflicts: true,
   manageConflicts: false,
   answerDeclaration: false,
+  viewHistory: false,
 };
 
 /** What a chair, or a member, may do with someone else's proposal: read it. */
@@ -48,6 +49,7 @@ export const readerAbilities: ProposalAbilities = {
   viewConflicts: false,
   manageConflicts: false,
   answerDeclaration: false,
+  viewHistory: false,
 };
 
 /**

@@ -2,6 +2,7 @@ import DashboardIcon from '@mui/icons-material/Dashboard';
 import DescriptionIcon from '@mui/icons-material/Description';
 import DynamicFormIcon from '@mui/icons-material/DynamicForm';
 import GroupsIcon from '@mui/icons-material/Groups';
+import HistoryIcon from '@mui/icons-material/History';
 import PeopleIcon from '@mui/icons-material/People';
 import PersonIcon from '@mui/icons-material/Person';
 import RateReviewIcon from '@mui/icons-material/RateReview';
@@ -32,4 +33,5 @@ export const adminNavItems: NavItem[] = [
   { to: '/users', label: 'Manage Users', icon: <PeopleIcon /> },
   { to: '/committees', label: 'Manage Committees', icon: <GroupsIcon /> },
   { to: '/forms', label: 'Form Builder', icon: <DynamicFormIcon /> },
+  { to: '/admin/activity', label: 'Activity', icon: <HistoryIcon /> },
 ];

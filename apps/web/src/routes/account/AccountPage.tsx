@@ -21,6 +21,7 @@ import { CollaboratorHash } from '../../features/account/CollaboratorHash';
 import { DeleteAccount } from '../../features/account/DeleteAccount';
 import { EditAccountDialog } from '../../features/account/EditAccountDialog';
 import { LinkInstitutionalLogin } from '../../features/account/LinkInstitutionalLogin';
+import { MyRemindersSection } from '../../features/account/MyRemindersSection';
 import { RolesTable } from '../../features/account/RolesTable';
 import { SessionsTable } from '../../features/account/SessionsTable';
 import { TwoFactorSection } from '../../features/account/TwoFactorSection';
@@ -156,6 +157,9 @@ export default function AccountPage() {
       </Section>
       <Section id="roles-heading" title="Committee roles">
         <RolesTable roles={user.roles} labelledBy="roles-heading" />
+      </Section>
+      <Section id="reminders-heading" title="Reminders you receive">
+        <MyRemindersSection labelledBy="reminders-heading" />
       </Section>
       <Section id="two-factor-heading" title="Two-step verification">
         <TwoFactorSection user={user} />

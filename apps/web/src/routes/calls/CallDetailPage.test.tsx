@@ -139,8 +139,19 @@ describe('CallDetailPage', { timeout: 20_000 }, () => {
       'Manage Call',
       'Conflicts of Interest',
       'Assign Reviewers',
+      'Review Progress',
+      'Reminders',
+      'Activity',
       'Manage Extensions',
     ]);
+    expect(within(menu).getByRole('menuitem', { name: 'Review Progress' })).toHaveAttribute(
+      'href',
+      '/calls/12/progress',
+    );
+    expect(within(menu).getByRole('menuitem', { name: 'Reminders' })).toHaveAttribute(
+      'href',
+      '/calls/12/reminders',
+    );
     expect(within(menu).getByRole('menuitem', { name: 'Assign Reviewers' })).toHaveAttribute(
       'href',
       '/calls/12/assignment',

@@ -4,7 +4,9 @@ import { LoadFailedView } from '../../components/LoadFailedView';
 import { LoadingView } from '../../components/LoadingView';
 import { NotFoundView } from '../../components/NotFoundView';
 import { PageHeading } from '../../components/PageHeading';
+import { Section } from '../../components/Section';
 import { useIdParam } from '../../components/use-id-param';
+import { ProposalHistory } from '../../features/activity/ProposalHistory';
 import { isDeclarationRequired } from '../../features/conflicts/conflicts.api';
 import { ConflictsPanel } from '../../features/conflicts/ConflictsPanel';
 import { DeclarationGate } from '../../features/conflicts/DeclarationGate';
@@ -50,6 +52,12 @@ function ProposalEditorView({ callId, proposalId }: { callId: number; proposalId
         <EmptyState>This proposal type has no forms to fill in.</EmptyState>
         <ConflictsPanel proposal={proposal.data} />
         <DecisionSummaryPanel proposal={proposal.data} />
+        {/* No forms, so no tabs: the history as a part of the page (issue 28). */}
+        {proposal.data.abilities.viewHistory && (
+          <Section id="proposal-history" title="History">
+            <ProposalHistory proposal={proposal.data} />
+          </Section>
+        )}
       </>
     );
   }

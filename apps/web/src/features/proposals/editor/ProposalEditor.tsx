@@ -28,6 +28,7 @@ import { useNotify } from '../../../components/notifications/notification-contex
 import { PageHeading } from '../../../components/PageHeading';
 import { SearchParamTabs, useSearchParamTab } from '../../../components/SearchParamTabs';
 import { useConfirm } from '../../../components/use-confirm';
+import { ProposalHistory } from '../../activity/ProposalHistory';
 import { useCurrentUser } from '../../auth/session-hooks';
 import { ConflictsPanel } from '../../conflicts/ConflictsPanel';
 import { formatCallDate } from '../../calls/call-dates';
@@ -68,6 +69,9 @@ import { useProposalLock, type LockView } from './use-proposal-lock';
 import { useSaveForms } from './use-save-forms';
 
 type StateAction = Extract<ProposalAction, 'submit' | 'retract' | 'delete'>;
+
+/** The value of the History tab in the address (`?tab=history`). */
+const HISTORY_TAB = 'history';
 
 interface ProposalEditorProps {
   proposal: ProposalDetail;
@@ -118,20 +122,25 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
     local.offer === null;
 
   const [validate, setValidate] = useState(true);
-  const tabs = forms.map((form) => ({
-    value: String(form.id),
-    label: (
-      <span>
-        {form.name}
-        <ChangeMarks
-          unsaved={isFormDirty(drafts[form.id]!)}
-          errors={hasFormErrors(drafts[form.id]!)}
-        />
-      </span>
-    ),
-  }));
+  const tabs = [
+    ...forms.map((form) => ({
+      value: String(form.id),
+      label: (
+        <span>
+          {form.name}
+          <ChangeMarks
+            unsaved={isFormDirty(drafts[form.id]!)}
+            errors={hasFormErrors(drafts[form.id]!)}
+          />
+        </span>
+      ),
+    })),
+    // After the forms, for those who may read it (issue 28); a form's id is never `history`.
+    ...(abilities.viewHistory ? [{ value: HISTORY_TAB, label: 'History' }] : []),
+  ];
   const [tab, setTab] = useSearchParamTab(tabs);
-  const current = forms.find((form) => String(form.id) === tab)!;
+  // The form in view; none on the History tab.
+  const current = forms.find((form) => String(form.id) === tab);
 
   const saving = useSaveForms({
     proposal,
@@ -146,7 +155,7 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
 
   const unsavedForms = forms.filter((form) => isFormDirty(drafts[form.id]!));
   const leave = useLeavePrompt(unsavedForms.length > 0);
-  useSaveShortcut(canEdit ? () => void saving.saveForm(current) : null);
+  useSaveShortcut(canEdit && current ? () => void saving.saveForm(current) : null);
 
   const conflicts = useConflictChoices({ forms, drafts, dispatch, save: saving.saveForm });
 
@@ -331,44 +340,48 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
         />
       )}
       <SearchParamTabs label="Forms of this proposal" tabs={tabs}>
-        {() => (
-          <FormPanel
-            key={current.id}
-            proposalId={proposal.id}
-            form={current}
-            draft={drafts[current.id]!}
-            readOnly={!canEdit}
-            onChange={(key, answers) =>
-              dispatch({ type: 'change', form: current, key, answers, validate })
-            }
-            onAdd={() => dispatch({ type: 'add', form: current })}
-            onDelete={(key) => {
-              entryDeletion.reset();
-              entryToDelete.ask({ form: current, key });
-            }}
-            onSave={() => void saving.saveForm(current)}
-            actions={
-              <>
-                <Button
-                  variant="contained"
-                  loading={saving.saving === 'form'}
-                  disabled={saving.saving !== null}
-                  onClick={() => void saving.saveForm(current)}
-                >
-                  Save
-                </Button>
-                <Button
-                  variant="outlined"
-                  loading={saving.saving === 'all'}
-                  disabled={saving.saving !== null}
-                  onClick={() => void saving.saveAll()}
-                >
-                  Save All
-                </Button>
-              </>
-            }
-          />
-        )}
+        {() =>
+          current === undefined ? (
+            <ProposalHistory proposal={proposal} />
+          ) : (
+            <FormPanel
+              key={current.id}
+              proposalId={proposal.id}
+              form={current}
+              draft={drafts[current.id]!}
+              readOnly={!canEdit}
+              onChange={(key, answers) =>
+                dispatch({ type: 'change', form: current, key, answers, validate })
+              }
+              onAdd={() => dispatch({ type: 'add', form: current })}
+              onDelete={(key) => {
+                entryDeletion.reset();
+                entryToDelete.ask({ form: current, key });
+              }}
+              onSave={() => void saving.saveForm(current)}
+              actions={
+                <>
+                  <Button
+                    variant="contained"
+                    loading={saving.saving === 'form'}
+                    disabled={saving.saving !== null}
+                    onClick={() => void saving.saveForm(current)}
+                  >
+                    Save
+                  </Button>
+                  <Button
+                    variant="outlined"
+                    loading={saving.saving === 'all'}
+                    disabled={saving.saving !== null}
+                    onClick={() => void saving.saveAll()}
+                  >
+                    Save All
+                  </Button>
+                </>
+              }
+            />
+          )
+        }
       </SearchParamTabs>
       <ConflictsPanel proposal={proposal} />
       <DecisionSummaryPanel proposal={proposal} />
