@@ -48,6 +48,8 @@ const FIGURES: Record<string, () => Promise<{ run: Figure }>> = {
   f: () => import('./figures/f-start.js'),
   // Issue 27: reviewer assignment at scale (Propose, Apply, the matrix) on a copy of the call.
   g: () => import('./figures/g-assignment.js'),
+  // Issue 28: the chair's review progress and the reminders' sweep on the 10,000-proposal call.
+  h: () => import('./figures/h-progress.js'),
 };
 
 const FIRST_PAGE_JS_BUDGET_BYTES = 200 * 1000;

@@ -40,6 +40,8 @@ const rows: CallSummary[] = Array.from({ length: rowCount }, (_, i) => ({
     addProposal: i % 4 === 0,
     assign: false,
     bid: false,
+    followReview: false,
+    remind: false,
   },
 }));
 
