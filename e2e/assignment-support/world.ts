@@ -34,6 +34,10 @@ export interface AssignmentWorld {
   hedy: TestUser;
   /** Does not bid. */
   ivan: TestUser;
+  /** The applicants of the Bridge, the Stream and the Nebula. */
+  applicants: { ada: TestUser; bea: TestUser; cleo: TestUser };
+  /** The review form and the score form, for journeys that write reviews. */
+  forms: { review: number; scores: number };
 }
 
 interface Proposal {
@@ -131,5 +135,7 @@ export async function createAssignmentWorld(): Promise<AssignmentWorld> {
     grace,
     hedy,
     ivan,
+    applicants: { ada, bea, cleo },
+    forms: { review: review.id, scores: scores.id },
   };
 }
