@@ -36,7 +36,7 @@ import {
   problemDigest,
 } from '../../apps/server/src/modules/assignment/assignment-problem.js';
 import { newUserHash } from '../../apps/server/src/platform/security/secrets.js';
-import type { Query } from './database.js';
+import { inReviewWindows, numberOf, rowsOf, type Query } from './database.js';
 import type { Manifest } from './manifest.js';
 
 /** Current members of the call's committee, chairs included (issue 27's figure). */
@@ -75,23 +75,6 @@ export interface AssignmentCall {
 
 const committeeName = (manifest: Manifest) =>
   `Benchmark assignment committee (call ${manifest.callId})`;
-
-type Row = Record<string, unknown>;
-const rowsOf = async (query: Query, text: string, params: unknown[] = []) =>
-  (await query(text, params)).rows as Row[];
-const numberOf = async (query: Query, text: string, params: unknown[] = []) =>
-  Number(Object.values((await rowsOf(query, text, params))[0] ?? {})[0] ?? 0);
-
-/** The review window and submission dates of the call, relative to `now`: in review. */
-function windows(now: Date) {
-  const at = (days: number) => new Date(now.getTime() + days * DAY);
-  return {
-    commencement: at(-60),
-    termination: at(-10),
-    reviewCommencement: at(-9),
-    reviewTermination: at(30),
-  };
-}
 
 /** What the call holds now; undefined when there is no call of the committee. */
 async function describe(
@@ -243,7 +226,7 @@ async function makeAssignmentCall(query: Query, manifest: Manifest, now: Date): 
   );
 
   // The call, as the generated one but in review now, with its forms and proposal types.
-  const dates = windows(now);
+  const dates = inReviewWindows(now);
   const callId = await numberOf(
     query,
     `insert into calls (committee_id, name, commencement, termination, review_commencement,
@@ -350,7 +333,7 @@ export async function settleAssignmentCall(
   call: Pick<AssignmentCall, 'callId' | 'committeeId'>,
   now: Date,
 ): Promise<void> {
-  const dates = windows(now);
+  const dates = inReviewWindows(now);
   await query('begin', []);
   try {
     await query('delete from assignment_runs where call_id = $1', [call.callId]);

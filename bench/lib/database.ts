@@ -10,6 +10,29 @@ import type { Manifest } from './manifest.js';
 
 export type Query = (text: string, params: unknown[]) => Promise<{ rows: unknown[] }>;
 
+type Row = Record<string, unknown>;
+
+/** The rows of a query, as plain records. */
+export const rowsOf = async (query: Query, text: string, params: unknown[] = []) =>
+  (await query(text, params)).rows as Row[];
+
+/** The first column of a query's first row, as a number (0 without a row). */
+export const numberOf = async (query: Query, text: string, params: unknown[] = []) =>
+  Number(Object.values((await rowsOf(query, text, params))[0] ?? {})[0] ?? 0);
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** A call in review at `now`: submission closed 10 days ago, review open 9 days, 30 more to go. */
+export function inReviewWindows(now: Date) {
+  const at = (days: number) => new Date(now.getTime() + days * DAY);
+  return {
+    commencement: at(-60),
+    termination: at(-10),
+    reviewCommencement: at(-9),
+    reviewTermination: at(30),
+  };
+}
+
 /** Runs `use` with a client of the manifest's database, closed afterwards. */
 export async function withDatabase<T>(
   manifest: Manifest,

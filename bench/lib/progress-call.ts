@@ -26,7 +26,7 @@
  */
 import { defaultReminderRules } from '@merit/domain';
 import { ensureAssignmentCall } from './assignment-call.js';
-import type { Query } from './database.js';
+import { inReviewWindows, numberOf, rowsOf, type Query } from './database.js';
 import type { Manifest } from './manifest.js';
 
 /** k: the reviews each proposal wants. */
@@ -39,7 +39,6 @@ const UNREVIEWED_EVERY = 20;
 const CHAIR_CONFLICT_EVERY = 1000;
 /** One reviewed pair in this many declared a conflict after saving. */
 const LATE_EVERY = 100;
-const DAY = 24 * 60 * 60 * 1000;
 
 export interface ProgressCall {
   callId: number;
@@ -54,25 +53,8 @@ export interface ProgressCall {
   made: boolean;
 }
 
-type Row = Record<string, unknown>;
-const rowsOf = async (query: Query, text: string, params: unknown[] = []) =>
-  (await query(text, params)).rows as Row[];
-const numberOf = async (query: Query, text: string, params: unknown[] = []) =>
-  Number(Object.values((await rowsOf(query, text, params))[0] ?? {})[0] ?? 0);
-
 const committeeName = (manifest: Manifest) =>
   `Benchmark progress committee (call ${manifest.callId})`;
-
-/** In review now: submission closed 10 days ago, review open 9 days, 30 more to go. */
-function windows(now: Date) {
-  const at = (days: number) => new Date(now.getTime() + days * DAY);
-  return {
-    commencement: at(-60),
-    termination: at(-10),
-    reviewCommencement: at(-9),
-    reviewTermination: at(30),
-  };
-}
 
 async function describe(
   query: Query,
@@ -167,7 +149,7 @@ async function makeProgressCall(
      from committee_roles where committee_id = $2::int order by id`,
     [committeeId, sourceCommitteeId],
   );
-  const dates = windows(now);
+  const dates = inReviewWindows(now);
   const callId = await numberOf(
     query,
     `insert into calls (committee_id, name, commencement, termination, review_commencement,
@@ -351,7 +333,7 @@ export async function settleProgressCall(
   call: Pick<ProgressCall, 'callId'>,
   now: Date,
 ): Promise<void> {
-  const dates = windows(now);
+  const dates = inReviewWindows(now);
   await query(
     `update calls set closed = false, commencement = $2, termination = $3,
        review_commencement = $4, review_termination = $5

@@ -13,7 +13,7 @@
  */
 import { defaultReminderRules } from '@merit/domain';
 import { newUserHash } from '../../apps/server/src/platform/security/secrets.js';
-import type { Query } from './database.js';
+import { numberOf, rowsOf, type Query } from './database.js';
 import type { Manifest } from './manifest.js';
 
 /** Drafts, each by an applicant of its own: the reminders one sweep finds. */
@@ -33,12 +33,6 @@ export interface SweepCall {
   drafts: number;
   made: boolean;
 }
-
-type Row = Record<string, unknown>;
-const rowsOf = async (query: Query, text: string, params: unknown[] = []) =>
-  (await query(text, params)).rows as Row[];
-const numberOf = async (query: Query, text: string, params: unknown[] = []) =>
-  Number(Object.values((await rowsOf(query, text, params))[0] ?? {})[0] ?? 0);
 
 const committeeName = (manifest: Manifest) => `Benchmark sweep committee (call ${manifest.callId})`;
 const username = (n: number) => `bench_sweep_author_${String(n).padStart(5, '0')}`;

@@ -1,4 +1,4 @@
-import type { AuditAction } from '@merit/domain';
+import { auditEntityType, type AuditAction } from '@merit/domain';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { auditBatchHash, auditLog } from '../../db/schema.js';
@@ -73,8 +73,6 @@ const DERIVED: Record<
   user: { subject: (id) => sql`(select u."id" from "users" u where u."id" = ${id})` },
 };
 
-const entityTypeOf = (action: string) => action.slice(0, action.indexOf('.'));
-
 /** The value given, or what `DERIVED` reads for an entity of `type`, or null. */
 function derived(
   given: number | undefined,
@@ -128,7 +126,7 @@ export async function writeAudit(
   entry: AuditEntry,
   origin?: AuditOrigin,
 ): Promise<void> {
-  const type = entityTypeOf(entry.action);
+  const type = auditEntityType(entry.action);
   const id = sql`${entry.entityId}::int`;
   // One text per entity type and ids given (runNamed's one text per name).
   const given = [entry.callId, entry.proposalId, entry.subjectUserId].map((v) =>
@@ -178,7 +176,7 @@ export async function writeAudits(
   for (let start = 0; start < entries.length; start += AUDIT_BATCH) {
     const rows = entries.slice(start, start + AUDIT_BATCH).map((entry) => ({
       action: entry.action,
-      entity_type: entityTypeOf(entry.action),
+      entity_type: auditEntityType(entry.action),
       entity_id: entry.entityId,
       changes: changesBetween(entry.before, entry.after),
       call_id: entry.callId ?? null,
@@ -224,7 +222,7 @@ export async function addToAuditBatch(
       })
       .where(
         and(
-          eq(auditLog.entityType, target.action.slice(0, target.action.indexOf('.'))),
+          eq(auditLog.entityType, auditEntityType(target.action)),
           eq(auditLog.entityId, target.entityId),
           eq(auditLog.action, target.action),
           sql`${auditBatchHash(auditLog.changes)} = to_jsonb(${target.hash}::int)`,
