@@ -10,8 +10,8 @@ import { enforcedSql } from '../conflicts/conflicts.queries.js';
  *
  * Whom a rule reminds is the domain's `reminderRecipients`, written here once more as SQL
  * (`reminderItemsSql`) so a sweep over a 10,000-proposal call is one query, not one per
- * proposal; reminders.test.ts in the domain and reminders.api.test.ts hold the two to the
- * same answers.
+ * proposal; reminders.rule.api.test.ts holds the two to the same people and deadlines on
+ * a call with every case.
  */
 
 export type ReminderRuleRow = typeof reminderRules.$inferSelect;
