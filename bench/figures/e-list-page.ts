@@ -24,15 +24,13 @@
  */
 import type { Page } from 'playwright-core';
 import { runAlone, startBenchServer } from '../lib/bench-server.js';
-import { launchBrowser, signedInPage } from '../lib/browser.js';
+import { launchBrowser, openTimed, signedInPage } from '../lib/browser.js';
 import { readManifest } from '../lib/manifest.js';
 import { median, percentile, type FigureOptions, type FigureResult } from '../lib/result.js';
 
 /** What the figure's scripts note in the page, read back with page.evaluate(). */
 declare global {
   interface Window {
-    /** When the awaited element was painted (openTimed). */
-    __shownAt?: number;
     /** Each key's time to its frame (typeTimed). */
     __keyTimings: number[];
     /** When the last key was sent (typeTimed). */
@@ -49,41 +47,6 @@ const NO_MATCH = 'zzqx-no-such-proposal';
 /** The proposals table; the call's Resource Totals table comes before it. */
 const LIST_ROWS = 'table[aria-label^="Proposals of"] tbody tr';
 const rows = (page: Page) => page.locator(LIST_ROWS);
-
-/**
- * Opens `url` and resolves with when the first element matching `selector` (holding `text`,
- * when given) was painted, by the page's clock: a MutationObserver in the page notes the
- * mutation that added it, and the time is taken in the frame after it, as the typing
- * figure counts a key's frame. Playwright's own waiting polls (after 100 ms, then every
- * 500 ms) and then asks the page the time, which added up to half a second to the figure.
- */
-async function openTimed(
-  page: Page,
-  url: string,
-  selector: string,
-  text?: string,
-): Promise<number> {
-  await page.addInitScript(
-    ([wanted, holding]) => {
-      // No named functions in here: tsx would wrap them in a helper the page does not have.
-      const observer = new MutationObserver(() => {
-        const element = document.querySelector(wanted);
-        if (element === null || (holding !== null && !element.textContent?.includes(holding)))
-          return;
-        observer.disconnect();
-        requestAnimationFrame(() => setTimeout(() => (window.__shownAt = performance.now())));
-      });
-      observer.observe(document, { childList: true, subtree: true, characterData: true });
-    },
-    [selector, text ?? null] as const,
-  );
-  await page.goto(url);
-  // Resolves with the time once the page has noted it (a paint time is never 0).
-  const shownAt = await page.waitForFunction(() => window.__shownAt, undefined, {
-    timeout: 60_000,
-  });
-  return Number(await shownAt.jsonValue());
-}
 
 const openList = (page: Page, url: string) => openTimed(page, url, LIST_ROWS);
 

@@ -2,7 +2,7 @@
 /// <reference lib="dom.iterable" />
 // page.evaluate() callbacks run in the browser.
 /**
- * The browser side of figures (d), (e) and (f): Debian's Chromium as the e2e suite starts
+ * The browser side of figures (d), (e), (f) and (h): Debian's Chromium as the e2e suite starts
  * it, pages opened signed in, and the script requests of a page load grouped in waves.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -29,6 +29,48 @@ export async function signedInPage(browser: Browser, token: string | null): Prom
     ] as const);
   }
   return context.newPage();
+}
+
+declare global {
+  interface Window {
+    /** When the awaited element was painted (openTimed). */
+    __shownAt?: number;
+  }
+}
+
+/**
+ * Opens `url` and resolves with when the first element matching `selector` (holding `text`,
+ * when given) was painted, by the page's clock: a MutationObserver in the page notes the
+ * mutation that added it, and the time is taken in the frame after it, as the typing
+ * figure counts a key's frame. Playwright's own waiting polls (after 100 ms, then every
+ * 500 ms) and then asks the page the time, which added up to half a second to the figure.
+ */
+export async function openTimed(
+  page: Page,
+  url: string,
+  selector: string,
+  text?: string,
+): Promise<number> {
+  await page.addInitScript(
+    ([wanted, holding]) => {
+      // No named functions in here: tsx would wrap them in a helper the page does not have.
+      const observer = new MutationObserver(() => {
+        const element = document.querySelector(wanted);
+        if (element === null || (holding !== null && !element.textContent?.includes(holding)))
+          return;
+        observer.disconnect();
+        requestAnimationFrame(() => setTimeout(() => (window.__shownAt = performance.now())));
+      });
+      observer.observe(document, { childList: true, subtree: true, characterData: true });
+    },
+    [selector, text ?? null] as const,
+  );
+  await page.goto(url);
+  // Resolves with the time once the page has noted it (a paint time is never 0).
+  const shownAt = await page.waitForFunction(() => window.__shownAt, undefined, {
+    timeout: 60_000,
+  });
+  return Number(await shownAt.jsonValue());
 }
 
 export interface ScriptWaves {
