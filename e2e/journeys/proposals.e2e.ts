@@ -114,10 +114,10 @@ test('an author writes a proposal: two forms, entries, a failed save, Save All, 
   await checkA11y(page);
   await page.getByRole('button', { name: 'Create', exact: true }).click();
 
-  // The editor: one tab per form of the type, in the call's order.
+  // The editor: one tab per form of the type, in the call's order, then its History.
   await expect(page.getByRole('heading', { level: 1, name: proposalName })).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/calls/${call.id}/proposals/\\d+/$`));
-  await expect(page.getByRole('tab')).toHaveText([summary, team]);
+  await expect(page.getByRole('tab')).toHaveText([summary, team, 'History']);
   await expect(formTab(page, summary)).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('region', { name: 'About this proposal' })).toContainText('Draft');
 
