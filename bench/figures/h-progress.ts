@@ -355,7 +355,7 @@ export async function run(options: FigureOptions): Promise<FigureResult[]> {
   return [
     {
       figure: 'h',
-      name: `Progress first content, ${shape}, ${db}, median of ${PROGRESS_RUNS}`,
+      name: `Progress answer, ${shape}, ${db}, median of ${PROGRESS_RUNS}`,
       value: progressMs,
       unit: 'ms',
       goal: '< 1500 ms',
