@@ -36,7 +36,7 @@ import {
   problemDigest,
 } from '../../apps/server/src/modules/assignment/assignment-problem.js';
 import { newUserHash } from '../../apps/server/src/platform/security/secrets.js';
-import { inReviewWindows, numberOf, rowsOf, type Query } from './database.js';
+import { ensureBenchCommittee, inReviewWindows, numberOf, rowsOf, type Query } from './database.js';
 import type { Manifest } from './manifest.js';
 
 /** Current members of the call's committee, chairs included (issue 27's figure). */
@@ -115,43 +115,16 @@ export async function ensureAssignmentCall(
   manifest: Manifest,
   now: Date,
 ): Promise<AssignmentCall> {
-  const [found] = await rowsOf(query, 'select id from committees where name = $1', [
-    committeeName(manifest),
-  ]);
-  const call = found ? await describe(query, Number(found.id)) : undefined;
-  // Made by this code for this data: the generated call's every proposal, 300 members.
-  if (call && call.proposals === manifest.proposalIds.length && call.members === ASSIGNMENT_MEMBERS)
-    return { ...call, made: false };
-  await query('begin', []);
-  try {
-    if (found) await dropAssignmentCall(query, Number(found.id));
-    await makeAssignmentCall(query, manifest, now);
-    await query('commit', []);
-  } catch (error) {
-    await query('rollback', []);
-    throw error;
-  }
-  // Statistics and the visibility map for the rows just written, as for the generated call.
-  await query(
-    'vacuum analyze proposals, proposal_responses, proposal_collaborators, conflicts, committee_roles, users',
-    [],
-  );
-  const [committee] = await rowsOf(query, 'select id from committees where name = $1', [
-    committeeName(manifest),
-  ]);
-  return { ...(await describe(query, Number(committee!.id)))!, made: true };
-}
-
-/** The committee and everything of its call, so that it can be made again as this code makes it. */
-async function dropAssignmentCall(query: Query, committeeId: number): Promise<void> {
-  // Their answers, people, assignments, runs, bids and conflicts go with them (cascade).
-  await query(
-    'delete from proposals where call_id in (select id from calls where committee_id = $1)',
-    [committeeId],
-  );
-  await query('delete from calls where committee_id = $1', [committeeId]);
-  await query('delete from committee_roles where committee_id = $1', [committeeId]);
-  await query('delete from committees where id = $1', [committeeId]);
+  return ensureBenchCommittee(query, {
+    name: committeeName(manifest),
+    describe: (committeeId) => describe(query, committeeId),
+    // Made by this code for this data: the generated call's every proposal, 300 members.
+    current: (call) =>
+      call.proposals === manifest.proposalIds.length && call.members === ASSIGNMENT_MEMBERS,
+    make: () => makeAssignmentCall(query, manifest, now),
+    vacuum:
+      'proposals, proposal_responses, proposal_collaborators, conflicts, committee_roles, users',
+  });
 }
 
 async function makeAssignmentCall(query: Query, manifest: Manifest, now: Date): Promise<void> {

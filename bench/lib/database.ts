@@ -71,3 +71,50 @@ export async function timed(
   }
   return times;
 }
+
+/**
+ * A benchmark's own committee and call, found by the committee's name, or made afresh
+ * when missing or not as `current` wants it: the old one deleted (its proposals first, as
+ * reviews restrict their reviewer, not their proposal), `make` run, all in one
+ * transaction, then `vacuum analyze` of the tables it wrote. `query` must be one connection.
+ */
+export async function ensureBenchCommittee<T>(
+  query: Query,
+  options: {
+    name: string;
+    describe: (committeeId: number) => Promise<T | undefined>;
+    current: (found: T) => boolean;
+    /** Runs before the transaction when the call is to be made (what it builds on). */
+    before?: () => Promise<void>;
+    make: () => Promise<void>;
+    vacuum: string;
+  },
+): Promise<T & { made: boolean }> {
+  const find = async () =>
+    (await rowsOf(query, 'select id from committees where name = $1', [options.name]))[0];
+  const found = await find();
+  const call = found ? await options.describe(Number(found.id)) : undefined;
+  if (call !== undefined && options.current(call)) return { ...call, made: false };
+  await options.before?.();
+  await query('begin', []);
+  try {
+    if (found) {
+      const id = Number(found.id);
+      await query(
+        'delete from proposals where call_id in (select id from calls where committee_id = $1)',
+        [id],
+      );
+      await query('delete from calls where committee_id = $1', [id]);
+      await query('delete from committee_roles where committee_id = $1', [id]);
+      await query('delete from committees where id = $1', [id]);
+    }
+    await options.make();
+    await query('commit', []);
+  } catch (error) {
+    await query('rollback', []);
+    throw error;
+  }
+  // Statistics and the visibility map for the rows just written, as for the generated call.
+  await query(`vacuum analyze ${options.vacuum}`, []);
+  return { ...(await options.describe(Number((await find())!.id)))!, made: true };
+}

@@ -26,7 +26,7 @@
  */
 import { defaultReminderRules } from '@merit/domain';
 import { ensureAssignmentCall } from './assignment-call.js';
-import { inReviewWindows, numberOf, rowsOf, type Query } from './database.js';
+import { ensureBenchCommittee, inReviewWindows, numberOf, rowsOf, type Query } from './database.js';
 import type { Manifest } from './manifest.js';
 
 /** k: the reviews each proposal wants. */
@@ -92,42 +92,19 @@ export async function ensureProgressCall(
   manifest: Manifest,
   now: Date,
 ): Promise<ProgressCall> {
-  const [found] = await rowsOf(query, 'select id from committees where name = $1', [
-    committeeName(manifest),
-  ]);
-  const call = found ? await describe(query, Number(found.id)) : undefined;
-  if (call && call.proposals === manifest.proposalIds.length && call.assignments > 0)
-    return { ...call, made: false };
-  const source = await ensureAssignmentCall(query, manifest, now);
-  await query('begin', []);
-  try {
-    if (found) await dropProgressCall(query, Number(found.id));
-    await makeProgressCall(query, manifest, source.callId, source.committeeId, now);
-    await query('commit', []);
-  } catch (error) {
-    await query('rollback', []);
-    throw error;
-  }
-  await query(
-    `vacuum analyze proposals, proposal_collaborators, proposal_reviewers, reviews, conflicts,
+  let source: { callId: number; committeeId: number } | undefined;
+  return ensureBenchCommittee(query, {
+    name: committeeName(manifest),
+    describe: (committeeId) => describe(query, committeeId),
+    current: (call) => call.proposals === manifest.proposalIds.length && call.assignments > 0,
+    // (g)'s call, made first when missing: its own transaction, before this one.
+    before: async () => {
+      source = await ensureAssignmentCall(query, manifest, now);
+    },
+    make: () => makeProgressCall(query, manifest, source!.callId, source!.committeeId, now),
+    vacuum: `proposals, proposal_collaborators, proposal_reviewers, reviews, conflicts,
        conflict_declarations, committee_roles, reminder_dispatches`,
-    [],
-  );
-  const [committee] = await rowsOf(query, 'select id from committees where name = $1', [
-    committeeName(manifest),
-  ]);
-  return { ...(await describe(query, Number(committee!.id)))!, made: true };
-}
-
-async function dropProgressCall(query: Query, committeeId: number): Promise<void> {
-  // Reviews restrict their reviewer, not their proposal: they go with the proposals.
-  await query(
-    'delete from proposals where call_id in (select id from calls where committee_id = $1)',
-    [committeeId],
-  );
-  await query('delete from calls where committee_id = $1', [committeeId]);
-  await query('delete from committee_roles where committee_id = $1', [committeeId]);
-  await query('delete from committees where id = $1', [committeeId]);
+  });
 }
 
 async function makeProgressCall(

@@ -13,7 +13,7 @@
  */
 import { defaultReminderRules } from '@merit/domain';
 import { newUserHash } from '../../apps/server/src/platform/security/secrets.js';
-import { numberOf, rowsOf, type Query } from './database.js';
+import { ensureBenchCommittee, numberOf, rowsOf, type Query } from './database.js';
 import type { Manifest } from './manifest.js';
 
 /** Drafts, each by an applicant of its own: the reminders one sweep finds. */
@@ -60,31 +60,13 @@ export async function ensureSweepCall(
   manifest: Manifest,
   now: Date,
 ): Promise<SweepCall> {
-  const find = async () =>
-    (
-      await rowsOf(query, 'select id from committees where name = $1', [committeeName(manifest)])
-    )[0];
-  const found = await find();
-  const call = found ? await describe(query, Number(found.id)) : undefined;
-  if (call && call.drafts === SWEEP_RECIPIENTS && call.ruleId > 0) return { ...call, made: false };
-  await query('begin', []);
-  try {
-    if (found) {
-      await query(
-        'delete from proposals where call_id in (select id from calls where committee_id = $1)',
-        [found.id],
-      );
-      await query('delete from calls where committee_id = $1', [found.id]);
-      await query('delete from committees where id = $1', [found.id]);
-    }
-    await makeSweepCall(query, manifest, now);
-    await query('commit', []);
-  } catch (error) {
-    await query('rollback', []);
-    throw error;
-  }
-  await query('vacuum analyze proposals, users, reminder_rules', []);
-  return { ...(await describe(query, Number((await find())!.id))), made: true };
+  return ensureBenchCommittee(query, {
+    name: committeeName(manifest),
+    describe: (committeeId) => describe(query, committeeId),
+    current: (call) => call.drafts === SWEEP_RECIPIENTS && call.ruleId > 0,
+    make: () => makeSweepCall(query, manifest, now),
+    vacuum: 'proposals, users, reminder_rules',
+  });
 }
 
 async function makeSweepCall(query: Query, manifest: Manifest, now: Date): Promise<void> {
