@@ -25,6 +25,10 @@ export async function registerWeb(app: FastifyInstance): Promise<void> {
       // @fastify/static serves dotfiles by default: a .git or .env that found its way into
       // the web folder would be handed out (ASVS V4.3.2). Ignored, they are page paths.
       dotfiles: 'ignore',
+      // One route per built file, found once at start: the catch-all route read the assets
+      // folder (~500 entries) on every request to check the path's spelling, which held a
+      // first load's ~100 scripts at ~200 a second. A build is followed by a restart anyway.
+      wildcard: false,
       // The build writes a .br and a .gz beside each file (apps/web/vite.config.ts): sent as
       // they are, with no compressing per request; a file without them falls through to
       // the compress plugin.
