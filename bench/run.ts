@@ -85,10 +85,15 @@ const wanted = (name: string) => !only || only.includes(name);
 const runs = Number(options.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a positive integer');
 
-function runScript(script: string): void {
-  const result = spawnSync(process.execPath, [script], { cwd: REPO_ROOT, stdio: 'inherit' });
+function runScript(script: string, ...args: string[]): void {
+  const result = spawnSync(process.execPath, [script, ...args], {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) {
-    throw new Error(`node ${script} failed (exit ${result.status ?? result.signal})`);
+    throw new Error(
+      `node ${[script, ...args].join(' ')} failed (exit ${result.status ?? result.signal})`,
+    );
   }
 }
 
@@ -230,10 +235,10 @@ const withBundle = wanted('bundle') && !options['skip-bundle'];
 const letters = Object.keys(FIGURES).filter(wanted);
 // The compiled server, and the built web app it serves; the browser needs Debian's Chromium.
 // The API figures need only the server, which starting it builds when it is stale.
-// Figures (d), (e) and (f) load the web app in the browser.
-const inBrowser = letters.some((letter) => ['d', 'e', 'f'].includes(letter));
+// Figures (d), (e), (f) and (h) load the web app in the browser.
+const inBrowser = letters.some((letter) => ['d', 'e', 'f', 'h'].includes(letter));
 if (withStartup || withBundle || inBrowser) runScript('scripts/ensure-built.mjs');
-if (withBundle || inBrowser) runScript('scripts/ensure-chromium.mjs');
+if (withBundle || inBrowser) runScript('scripts/ensure-chromium.mjs', '--headless-shell');
 
 if (withStartup) await benchStartup();
 if (withBundle) await benchFirstPageJs();

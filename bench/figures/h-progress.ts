@@ -12,10 +12,11 @@
  *      Baseline: the same numbers by hand-written SQL through `pg` (three queries, one
  *      after another on one connection: the proposals, the members, the saves per day),
  *      median of 5.
- *      And the page itself in Chromium (bench/lib/browser.ts `openTimed`): /calls/{id}/progress
- *      opened signed in as the chair in a fresh context, from navigation to the Members
- *      table's first row painted, median of 5. Goal: under 1.5 s. Baseline: the same call's
- *      Reminders page (a small answer) to its first reminder.
+ *      And the page itself in Chromium's headless shell (bench/lib/browser.ts `openTimed`):
+ *      /calls/{id}/progress opened signed in as the chair in a fresh context, from navigation
+ *      to the Members table's first row painted, median of 5. Goal: under 1.5 s. Baseline:
+ *      the same call's Reminders page (a small answer) to its first reminder. Printed too:
+ *      the same page in the full Chromium the e2e suite drives.
  *   2. Sweep: one call of the server's `sweepReminders(db, now, log)` (the schedule's job,
  *      reminders.sweep.ts) in this process with the server stopped, on a call with 10,000
  *      Drafts by 10,000 applicants whose "submission closes tomorrow" reminder is due
@@ -30,6 +31,7 @@
  *   npx tsx bench/figures/h-progress.ts [--quick] [--manifest path]
  */
 import { loadavg } from 'node:os';
+import type { Page } from 'playwright-core';
 import type { CallProgress } from '@merit/contract';
 import { openDatabase } from '../../apps/server/src/db/client.js';
 import { embeddedDatabaseDir } from '../../apps/server/src/db/template.js';
@@ -39,7 +41,7 @@ import { databaseName, runAlone, startBenchServer } from '../lib/bench-server.js
 import { timed, withDatabase, type Query } from '../lib/database.js';
 import { readManifest, type Manifest } from '../lib/manifest.js';
 import { ensureProgressCall, PROGRESS_K, settleProgressCall } from '../lib/progress-call.js';
-import { launchBrowser, openTimed, signedInPage } from '../lib/browser.js';
+import { launchBrowser, launchFullChromium, openTimed, signedInPage } from '../lib/browser.js';
 import { median, type FigureOptions, type FigureResult } from '../lib/result.js';
 import {
   armSweepCall,
@@ -244,21 +246,21 @@ export async function run(options: FigureOptions): Promise<FigureResult[]> {
     );
     log(`progress ms: ${list(progressTimes)}; ${load()}`);
 
-    // The page in Chromium: from navigation to the members' first row painted, in a fresh
+    // The page in the browser: from navigation to the members' first row painted, in a fresh
     // context each load (nothing cached), beside the same call's Reminders page (a small
     // answer) to its first reminder.
+    const openProgress = (page: Page) =>
+      openTimed(
+        page,
+        `${server.url}/calls/${call.callId}/progress`,
+        'table[aria-label="Members"] tbody tr',
+      );
     const browser = await launchBrowser();
     try {
       for (let run = 0; run < PAGE_RUNS; run++) {
         const page = await signedInPage(browser, manifest.chair.token);
         try {
-          pageTimes.push(
-            await openTimed(
-              page,
-              `${server.url}/calls/${call.callId}/progress`,
-              'table[aria-label="Members"] tbody tr',
-            ),
-          );
+          pageTimes.push(await openProgress(page));
         } finally {
           await page.context().close();
         }
@@ -281,6 +283,22 @@ export async function run(options: FigureOptions): Promise<FigureResult[]> {
     log(
       `progress page ms: ${list(pageTimes)}; reminders page ms: ${list(smallPageTimes)}; ${load()}`,
     );
+    // Printed, not the figure: the same page in the full Chromium the e2e suite drives.
+    const full = await launchFullChromium();
+    const fullTimes: number[] = [];
+    try {
+      for (let run = 0; run < PAGE_RUNS; run++) {
+        const page = await signedInPage(full, manifest.chair.token);
+        try {
+          fullTimes.push(await openProgress(page));
+        } finally {
+          await page.context().close();
+        }
+      }
+    } finally {
+      await full.close();
+    }
+    log(`progress page in full Chromium (headless) ms: ${list(fullTimes)}; ${load()}`);
   } finally {
     await server.stop();
   }

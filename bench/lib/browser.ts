@@ -2,16 +2,23 @@
 /// <reference lib="dom.iterable" />
 // page.evaluate() callbacks run in the browser.
 /**
- * The browser side of figures (d), (e), (f) and (h): Debian's Chromium as the e2e suite starts
- * it, pages opened signed in, and the script requests of a page load grouped in waves.
+ * The browser side of figures (d), (e), (f) and (h): Debian's Chromium headless shell with
+ * the e2e suite's flags, pages opened signed in, and the script requests of a page load
+ * grouped in waves.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/lib/chromium.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, HEADLESS_SHELL_PATH } from '../../scripts/lib/chromium.mjs';
 
 /** Where a tab of the web app keeps the signed-in user's token (apps/web/src/api/session.ts). */
 const TOKEN_KEY = 'merit.token';
 
+/** The browser the figures time pages in: the headless shell (scripts/lib/chromium.mjs says why). */
 export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: HEADLESS_SHELL_PATH, args: CHROMIUM_ARGS });
+}
+
+/** The full Chromium the e2e suite drives, in its headless mode: printed beside a figure. */
+export function launchFullChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
