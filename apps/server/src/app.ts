@@ -289,11 +289,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true }
         : false,
     });
-    // Answers made per request are gzipped for a browser that takes gzip and Brotli both:
-    // the 2 MB review progress of a 10,000-proposal call took 100-200 ms longer to its first
-    // byte as a Brotli stream (level 4), and came out larger. Brotli stays for clients that
-    // ask for it alone; the web app's own files are sent as the build compressed them.
-    await app.register(fastifyCompress, { threshold: 1024, encodings: ['gzip', 'br', 'deflate'] });
+    await app.register(fastifyCompress, { threshold: 1024 });
     await app.register(fastifySwagger, {
       openapi: {
         info: {
