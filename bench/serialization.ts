@@ -42,6 +42,8 @@ const rows: CallSummary[] = Array.from({ length: rowCount }, (_, i) => ({
     bid: false,
     followReview: false,
     remind: false,
+    decide: false,
+    releaseDecisions: false,
   },
 }));
 

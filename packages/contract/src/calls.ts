@@ -19,6 +19,10 @@ export const callAbilities = z.object({
   followReview: z.boolean(),
   /** May change the reminders and send one now: chairs, while the call is not closed. */
   remind: z.boolean(),
+  /** The decision meeting (issue 29): capacities, the Ranking page, letter templates. Chairs. */
+  decide: z.boolean(),
+  /** May release the decisions to the applicants: chairs, once the call is closed, once. */
+  releaseDecisions: z.boolean(),
 });
 
 export const CALL_ROLES = ['Author', 'Collaborator', 'Committee'] as const;

@@ -14,3 +14,4 @@ export * from './conflicts.js';
 export * from './assignment.js';
 export * from './reminders.js';
 export * from './activity.js';
+export * from './decisions.js';

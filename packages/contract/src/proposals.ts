@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { proposalDecision } from './decisions.js';
 import {
   dateTime,
   entityId,
@@ -42,6 +43,10 @@ export const proposalAbilities = z.object({
   answerDeclaration: z.boolean(),
   /** May read its History tab (issue 28): its team their own timeline, chairs and admins more. */
   viewHistory: z.boolean(),
+  /** May set its outcome and awards (issue 29): chairs, not conflicted, once submission closed for it. */
+  decide: z.boolean(),
+  /** May read its outcome, awards and letter: chairs; its people once decisions are released. */
+  viewOutcome: z.boolean(),
 });
 export type ProposalAbilities = z.infer<typeof proposalAbilities>;
 
@@ -154,6 +159,12 @@ export const proposalDetail = z
     decisionSummary: z.string().nullable().optional(),
     /** The decision summary's version (0 before the first save), with `decisionSummary`. */
     decisionSummaryVersion: z.number().int().optional(),
+    /**
+     * Its outcome, awards and letter (issue 29), for those who may read them
+     * (`abilities.viewOutcome`): absent for everyone else, its applicants above all until
+     * the chairs release the decisions of the closed call.
+     */
+    decision: proposalDecision.optional(),
     abilities: proposalAbilities,
   })
   .meta({ id: 'Proposal' });

@@ -25,3 +25,4 @@ export * from './security-keys.js';
 export * from './assignment/index.js';
 export * from './reminders/index.js';
 export * from './history/index.js';
+export * from './decisions/index.js';

@@ -4,6 +4,7 @@ import type {
   ConflictSource,
   ConflictState,
   ConflictType,
+  Outcome,
   Preference,
   ReminderAnchor,
   ReminderAudience,
@@ -418,6 +419,22 @@ export const calls = pgTable(
     biddingShowsProposals: boolean('bidding_shows_proposals').notNull().default(false),
     /** Raised by each save of the call's reminder rules: a save names the version it started from. */
     remindersVersion: integer('reminders_version').notNull().default(1),
+    /** Raised by each save of the call's capacities (issue 29, `call_capacities`). */
+    capacityVersion: integer('capacity_version').notNull().default(0),
+    /**
+     * Raised by each save of the call's letter templates, signature or outcome names: a
+     * letter records the version it was written from, so a changed template is a new letter.
+     */
+    lettersVersion: integer('letters_version').notNull().default(0),
+    /** The chairs' signature under the call's letters (`{{ signature }}`). */
+    letterSignature: text('letter_signature').notNull().default(''),
+    /** The call's own words for the outcomes in its letters; an outcome left out keeps its label. */
+    outcomeLabels: jsonb('outcome_labels')
+      .$type<Partial<Record<Outcome, string>>>()
+      .notNull()
+      .default({}),
+    /** When the chairs released the decisions to the applicants; null: not yet (issue 29). */
+    decisionsReleasedAt: timestamp('decisions_released_at', { withTimezone: true }),
   },
   (t) => [
     index('calls_committee_idx').on(t.committeeId),
@@ -1129,5 +1146,114 @@ export const securityEvents = pgTable(
   (t) => [
     index('security_events_at_idx').on(t.at),
     index('security_events_user_idx').on(t.userId, t.at),
+  ],
+);
+
+/**
+ * A proposal's decision (issue 29): its outcome, what it is awarded of each facility per
+ * data field (`ResourceValues`), a note per facility (required for more than was asked),
+ * and where a chair moved it in the ranking. One row per proposal once a chair first
+ * touches it; `version` rises with each save, which names the version it started from.
+ */
+export const proposalDecisions = pgTable(
+  'proposal_decisions',
+  {
+    proposalId: integer('proposal_id')
+      .primaryKey()
+      .references(() => proposals.id, { onDelete: 'cascade' }),
+    outcome: varchar('outcome', { length: 20 }).$type<Outcome>(),
+    awards: jsonb('awards').$type<Record<string, Record<string, number>>>().notNull().default({}),
+    awardNotes: jsonb('award_notes').$type<Record<string, string>>().notNull().default({}),
+    version: integer('version').notNull().default(0),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decidedBy: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Where a chair put it in the ranking (`keyBetween`); null: by its score. */
+    rankKey: doublePrecision('rank_key'),
+    rankReason: varchar('rank_reason', { length: 500 }),
+    rankedAt: timestamp('ranked_at', { withTimezone: true }),
+    rankedBy: integer('ranked_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    check(
+      'proposal_decisions_outcome_check',
+      sql`${t.outcome} is null or ${t.outcome} in ('approved', 'partly_approved', 'waitlisted', 'declined')`,
+    ),
+  ],
+);
+
+/** Each facility's capacity per data field in a call (issue 29), as its chairs entered it. */
+export const callCapacities = pgTable(
+  'call_capacities',
+  {
+    callId: integer('call_id')
+      .notNull()
+      .references(() => calls.id, { onDelete: 'cascade' }),
+    facility: varchar('facility', { length: 255 }).notNull(),
+    field: varchar('field', { length: 255 }).notNull(),
+    amount: doublePrecision('amount').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.callId, t.facility, t.field] }),
+    check('call_capacities_amount_check', sql`${t.amount} >= 0`),
+  ],
+);
+
+/** A call's letter template for one outcome (issue 29): plain text with named fields. */
+export const letterTemplates = pgTable(
+  'letter_templates',
+  {
+    callId: integer('call_id')
+      .notNull()
+      .references(() => calls.id, { onDelete: 'cascade' }),
+    outcome: varchar('outcome', { length: 20 }).$type<Outcome>().notNull(),
+    subject: varchar('subject', { length: 300 }).notNull(),
+    body: text('body').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.callId, t.outcome] }),
+    check(
+      'letter_templates_outcome_check',
+      sql`${t.outcome} in ('approved', 'partly_approved', 'waitlisted', 'declined')`,
+    ),
+  ],
+);
+
+/**
+ * Each decision letter written (issue 29): one per proposal, decision version and letters
+ * version (the unique key that sends it once, whatever retries), with what it said, its
+ * PDF in the file storage, and whether it went out. A letter written after a changed
+ * outcome supersedes the one before, which stays here (history), unseen by the applicants.
+ */
+export const decisionLetters = pgTable(
+  'decision_letters',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    proposalId: integer('proposal_id')
+      .notNull()
+      .references(() => proposals.id, { onDelete: 'cascade' }),
+    decisionVersion: integer('decision_version').notNull(),
+    lettersVersion: integer('letters_version').notNull(),
+    outcome: varchar('outcome', { length: 20 }).$type<Outcome>().notNull(),
+    subject: varchar('subject', { length: 400 }).notNull(),
+    bodyText: text('body_text').notNull(),
+    bodyHtml: text('body_html').notNull(),
+    /** The PDF in the file storage, once made. */
+    storageKey: varchar('storage_key', { length: 100 }),
+    state: varchar('state', { length: 12 })
+      .$type<'queued' | 'sent' | 'failed' | 'superseded'>()
+      .notNull(),
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('decision_letters_once_idx').on(t.proposalId, t.decisionVersion, t.lettersVersion),
+    index('decision_letters_proposal_idx').on(t.proposalId, t.createdAt),
+    check(
+      'decision_letters_state_check',
+      sql`${t.state} in ('queued', 'sent', 'failed', 'superseded')`,
+    ),
   ],
 );

@@ -198,6 +198,9 @@ describe('call policy: who may do what, and how a refusal reads', () => {
       bid: false,
       followReview: true,
       remind: true,
+      decide: true,
+      // Not before the call is closed.
+      releaseDecisions: false,
     });
     expect(abilitiesOf(callPolicy, actors.member, closed, afterReview)).toEqual({
       view: true,
@@ -210,6 +213,8 @@ describe('call policy: who may do what, and how a refusal reads', () => {
       bid: false,
       followReview: false,
       remind: false,
+      decide: false,
+      releaseDecisions: false,
     });
   });
 });

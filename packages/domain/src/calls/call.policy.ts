@@ -1,4 +1,5 @@
 import { mayBid, mayManageAssignment } from '../assignment/assignment.js';
+import { decisionMessages } from '../decisions/outcomes.js';
 import { messages } from '../messages.js';
 import {
   chairedCommitteeIds,
@@ -14,7 +15,13 @@ import { canBeClosed, submissionOpenFor, type CallState, type TimeWindow } from 
 
 export interface CallForPolicy extends CallState {
   committeeId: number;
+  /** When the chairs released its decisions (issue 29); absent or null: not yet. */
+  decisionsReleasedAt?: Date | null;
 }
+
+/** Whether a call's decisions (outcomes, awards, letters) have been released to the applicants. */
+export const decisionsReleased = (call: Pick<CallForPolicy, 'closed' | 'decisionsReleasedAt'>) =>
+  call.closed && call.decisionsReleasedAt != null;
 
 /** A call as one actor's rules see it: with that actor's own extension windows. */
 export interface CallResource extends CallForPolicy {
@@ -83,6 +90,19 @@ export const callPolicy = definePolicy<CallResource>()({
    * they are conflicted on (the server's queries).
    */
   followReview: chair,
+  /**
+   * The decision meeting (issue 29): capacities, the ranking, outcomes from the line and the
+   * letter templates. Chairs, before or after the call is closed (each outcome is the
+   * proposal's `decide`, which also leaves out the proposals a chair is conflicted on).
+   */
+  decide: chair,
+  /** Releasing the decisions to the applicants: chairs, once the call is closed, once. */
+  releaseDecisions: (actor, call, now) =>
+    allOf(
+      () => chair(actor, call, now),
+      () => (call.closed ? true : conflict(decisionMessages.releaseBeforeClose)),
+      () => (call.decisionsReleasedAt != null ? conflict(decisionMessages.alreadyReleased) : true),
+    ),
   /** Changing the reminders and sending one now: chairs, while the call is not closed. */
   remind: (actor, call, now) =>
     allOf(

@@ -399,6 +399,8 @@ describe('abilities and state names', () => {
       answerDeclaration: false,
       // The applicant's own timeline.
       viewHistory: true,
+      decide: false,
+      viewOutcome: false,
     });
     expect(abilitiesOf(proposalPolicy, actors.chair, undeclared, during)).toEqual({
       view: true,
@@ -418,6 +420,9 @@ describe('abilities and state names', () => {
       manageConflicts: true,
       answerDeclaration: true,
       viewHistory: true,
+      // Not while submission is open for it.
+      decide: false,
+      viewOutcome: true,
     });
   });
 

@@ -1,4 +1,6 @@
+import { decisionsReleased } from '../calls/call.policy.js';
 import { submissionOpenFor, type TimeWindow } from '../calls/windows.js';
+import { decisionMessages } from '../decisions/outcomes.js';
 import { utcTime } from '../dates.js';
 import {
   mayAnswerDeclaration,
@@ -281,6 +283,34 @@ const mayEditDecision = (actor: CommitteeActor, proposal: ProposalResource, now:
 };
 
 /**
+ * Setting its outcome and awards (issue 29): the chairs of the call's committee, never on a
+ * proposal of their own or one they are conflicted on, once it is submitted and submission
+ * has closed for it; before or after the call is closed.
+ */
+const mayDecide = (actor: CommitteeActor, proposal: ProposalResource, now: Date) => {
+  if (isProposalTeam(actor, proposal)) return forbidden(decisionMessages.ownProposal);
+  if (isConflicted(actor, proposal)) return hidden(proposalMessages.notFound);
+  if (!isCommitteeChair(actor, proposal.call.committeeId, now))
+    return forbidden(decisionMessages.chairsOnly);
+  if (proposal.stateVal < PROPOSAL_STATE.submitted) return conflict(decisionMessages.draft);
+  return submissionOpenForProposal(proposal, now) ? conflict(decisionMessages.notYet) : true;
+};
+
+/**
+ * Reading its outcome, awards and letter: the chairs of the call's committee (not
+ * conflicted) and admins always; its author and collaborators once the call is closed and
+ * its decisions released, and not before, whatever else they are.
+ */
+const mayViewOutcome = (actor: CommitteeActor, proposal: ProposalResource, now: Date) => {
+  if (isConflicted(actor, proposal)) return hidden(proposalMessages.notFound);
+  if (isProposalTeam(actor, proposal))
+    return decisionsReleased(proposal.call) ? true : forbidden(decisionMessages.notReleased);
+  return isCommitteeChair(actor, proposal.call.committeeId, now)
+    ? true
+    : forbidden(proposalMessages.decisionHidden);
+};
+
+/**
  * The actions on a proposal (spec sections 4 and 6) and who may take them. A refusal
  * says how the server answers: 404 for someone who may not see the proposal, 403 for
  * one who sees it but may not act, 409 when its state or lock forbids it now.
@@ -375,6 +405,18 @@ export const proposalPolicy = definePolicy<ProposalResource>()({
     allOf(
       () => canSee(actor, proposal, now),
       () => mayEditDecision(actor, proposal, now),
+    ),
+  /** Setting its outcome and awards: chairs, not conflicted, once submission closed for it. */
+  decide: (actor, proposal, now) =>
+    allOf(
+      () => canSee(actor, proposal, now),
+      () => mayDecide(actor, proposal, now),
+    ),
+  /** Reading its outcome, awards and letter: chairs; its people once decisions are released. */
+  viewOutcome: (actor, proposal, now) =>
+    allOf(
+      () => canSee(actor, proposal, now),
+      () => mayViewOutcome(actor, proposal, now),
     ),
   /** Its author and collaborators declare its conflicts of interest (the Conflicts panel). */
   declareConflicts: (actor, proposal, now) =>

@@ -26,6 +26,8 @@ export function makeCall(overrides: Partial<CallDetail> = {}): CallDetail {
       bid: false,
       followReview: false,
       remind: false,
+      decide: false,
+      releaseDecisions: false,
     },
     description: '<p>Apply for <strong>beam time</strong>.</p>',
     created: '2026-01-10T00:00:00.000Z',
@@ -79,6 +81,8 @@ export const chairAbilities = {
   bid: false,
   followReview: true,
   remind: true,
+  decide: true,
+  releaseDecisions: false,
 };
 
 export function makeForm(id: number, displayName: string, type: Form['type']): Form {

@@ -29,6 +29,8 @@ export const authorDraftAbilities: ProposalAbilities = {
   manageConflicts: false,
   answerDeclaration: false,
   viewHistory: false,
+  decide: false,
+  viewOutcome: false,
 };
 
 /** What a chair, or a member, may do with someone else's proposal: read it. */
@@ -50,6 +52,8 @@ export const readerAbilities: ProposalAbilities = {
   manageConflicts: false,
   answerDeclaration: false,
   viewHistory: false,
+  decide: false,
+  viewOutcome: false,
 };
 
 /**

@@ -1,0 +1,2 @@
+export * from './outcomes.js';
+export * from './ranking.js';
