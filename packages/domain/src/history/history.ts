@@ -71,6 +71,18 @@ export const AUDIT_ACTION_LABELS = {
   'call.update_reminders': 'Changed the reminders',
   /** A chair sent a reminder now to chosen members (Progress, "Remind selected"). */
   'call.send_reminders': 'Sent reminders',
+  /** Decisions (issue 29): a chair set a proposal's outcome, awards or notes. */
+  'proposal.decide': 'Set the outcome or awards',
+  /** A chair moved the proposal up or down the ranking, with a reason. */
+  'proposal.move_in_ranking': 'Moved the proposal in the ranking',
+  'call.update_capacity': 'Changed the capacities',
+  /** "Set outcomes from the line", applied: how many outcomes of each kind it set. */
+  'call.outcomes_from_line': 'Set outcomes from the line',
+  /** The letter templates, the signature or the outcomes' names for the letters. */
+  'call.update_letters': 'Changed the letter templates',
+  'call.release_decisions': 'Released the decisions',
+  /** Letters written and sent again: failed ones, or corrected after an outcome changed. */
+  'call.send_letters': 'Sent letters again',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
