@@ -81,8 +81,8 @@ export interface RankedRow<T extends RankingInput = RankingInput> {
   /** Per facility it asks for, whether it is above that facility's line. */
   aboveLine: Record<string, boolean>;
   /**
-   * Above the line: of every facility it asks for; asking nothing of a facility with a
-   * line, above the first line of all. A proposal without a score never is.
+   * Above the line: of every facility with a capacity it asks for; asking nothing of one,
+   * above the first line of all. A proposal without a score never is.
    */
   above: boolean;
 }
@@ -168,18 +168,20 @@ export function rankProposals<T extends RankingInput>(
       facilityLine.set(line.facility, line.firstBelow);
   }
   const firstLine = Math.min(...facilityLine.values());
+  const withCapacity = new Set(lines.filter((l) => l.capacity !== null).map((l) => l.facility));
   for (const entry of ranked) {
     const facilitiesAsked = Object.keys(entry.row.requested);
     for (const facility of facilitiesAsked) {
       const firstBelow = facilityLine.get(facility);
       entry.aboveLine[facility] = firstBelow === undefined || entry.rank < firstBelow;
     }
-    // Unscored proposals are never above it; one asking nothing of a facility with a line
-    // is above while it is above the first line of all.
+    // Unscored proposals are never above it. One asking nothing of a facility with a
+    // capacity is above while it is above the first line of all.
+    const limited = facilitiesAsked.filter((facility) => withCapacity.has(facility));
     entry.above =
       orderKeyOf(entry.row) !== null &&
-      (facilitiesAsked.some((facility) => facilityLine.has(facility))
-        ? Object.values(entry.aboveLine).every(Boolean)
+      (limited.length > 0
+        ? limited.every((facility) => entry.aboveLine[facility])
         : entry.rank < firstLine);
   }
   return { rows: ranked, lines };
