@@ -7,7 +7,9 @@ async function testApp() {
   return ctx;
 }
 
-describe('liveness and readiness', () => {
+// Each test makes its own app (one closes its database), which is a hook's work: given a
+// hook's time, as a busy machine can take longer than a test's 20 s to make one.
+describe('liveness and readiness', { timeout: 60_000 }, () => {
   it('answers both with 200 {"status":"ok"} while the database answers', async () => {
     const { app } = await testApp();
     for (const url of ['/api/v1/live', '/api/v1/health']) {
