@@ -65,11 +65,13 @@ import {
   type DetectionScope,
 } from './modules/conflicts/conflicts.queries.js';
 import { conflictsRoutes } from './modules/conflicts/conflicts.routes.js';
+import { decisionsRoutes } from './modules/decisions/decisions.routes.js';
 import { FILES_RETENTION } from './modules/files/files.retention.js';
 import { filesRoutes } from './modules/files/files.routes.js';
 import { formNamesRoutes } from './modules/forms/form-names.routes.js';
 import { formsRoutes } from './modules/forms/forms.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { lettersRoutes } from './modules/letters/letters.routes.js';
 import { meRoutes } from './modules/me/me.routes.js';
 import { OIDC_RETENTION } from './modules/oidc/oidc.retention.js';
 import { oidcRoutes } from './modules/oidc/oidc.routes.js';
@@ -338,6 +340,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         await api.register(assignmentRoutes);
         await api.register(remindersRoutes);
         await api.register(progressRoutes);
+        await api.register(lettersRoutes);
+        await api.register(decisionsRoutes);
         await api.register(activityRoutes);
       },
       { prefix: '/api/v1' },

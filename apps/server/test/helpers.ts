@@ -126,6 +126,32 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestC
   };
 }
 
+/**
+ * A second app on the test's PostgreSQL database, as a second app process is: its own
+ * connections and job runner, the same settings and data folder (one outbox, one file
+ * storage) and the same clock. Close it before the context.
+ */
+export async function secondProcess(
+  ctx: TestContext,
+): Promise<{ app: App; close: () => Promise<void> }> {
+  if (!ctx.databaseUrl) throw new Error('A second app process needs PostgreSQL.');
+  const database = await openDatabase({ kind: 'postgres', url: ctx.databaseUrl });
+  const app = await buildApp(ctx.app.config, {
+    database,
+    now: ctx.clock.now,
+    logger: false,
+    validateResponses: true,
+    alertFlushMs: 0,
+  });
+  return {
+    app,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
 let counter = 0;
 
 /** A verified, active user with TEST_PASSWORD unless told otherwise. */

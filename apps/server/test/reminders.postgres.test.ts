@@ -1,10 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../src/app.js';
-import { openDatabase, type Database } from '../src/db/client.js';
 import { reminderDispatches } from '../src/db/schema.js';
 import { sweepReminders } from '../src/modules/reminders/reminders.sweep.js';
-import { createTestApp, type TestContext } from './helpers.js';
+import { createTestApp, secondProcess, type TestContext } from './helpers.js';
 import { outbox } from './mail.js';
 import { dayOf, mailWatcher, reminderWorld, whoGotWhat } from './reminders-fixtures.js';
 
@@ -13,23 +11,13 @@ import { dayOf, mailWatcher, reminderWorld, whoGotWhat } from './reminders-fixtu
 // runner, as two app processes are, reaching the same due times together.
 
 let ctx: TestContext;
-let database: Database;
-let second: App;
+let second: Awaited<ReturnType<typeof secondProcess>>;
 beforeAll(async () => {
   ctx = await createTestApp();
-  database = await openDatabase({ kind: 'postgres', url: ctx.databaseUrl! });
-  // The same settings and data folder (so one outbox), the same clock.
-  second = await buildApp(ctx.app.config, {
-    database,
-    now: ctx.clock.now,
-    logger: false,
-    validateResponses: true,
-    alertFlushMs: 0,
-  });
+  second = await secondProcess(ctx);
 });
 afterAll(async () => {
   await second?.close();
-  await database?.close();
   await ctx?.close();
 });
 
@@ -42,11 +30,11 @@ describe('reminders with two app processes', () => {
       // Both runners reach the due time at once, each a few times over.
       await Promise.all([
         ctx.app.jobs.drain(),
-        second.jobs.drain(),
+        second.app.jobs.drain(),
         ctx.app.jobs.drain(),
-        second.jobs.drain(),
+        second.app.jobs.drain(),
       ]);
-      await Promise.all([ctx.app.jobs.drain(), second.jobs.drain()]);
+      await Promise.all([ctx.app.jobs.drain(), second.app.jobs.drain()]);
     };
     // Day 3: the applicants' 7-day reminder, once each.
     ctx.clock.current = dayOf(w, 3);
@@ -59,8 +47,8 @@ describe('reminders with two app processes', () => {
     expect(subjects.map(([who]) => who)).toEqual(['ada', 'col', 'eve', 'zed']);
     // And the next due time, reached by both again: the reviewers', once each.
     ctx.clock.current = dayOf(w, 13);
-    await Promise.all([ctx.app.jobs.drain(), second.jobs.drain(), ctx.app.jobs.drain()]);
-    await Promise.all([ctx.app.jobs.drain(), second.jobs.drain()]);
+    await Promise.all([ctx.app.jobs.drain(), second.app.jobs.drain(), ctx.app.jobs.drain()]);
+    await Promise.all([ctx.app.jobs.drain(), second.app.jobs.drain()]);
     expect(whoGotWhat(w, await mails.next()).map(([who]) => who)).toEqual(['ben', 'rita']);
   });
 
@@ -73,9 +61,9 @@ describe('reminders with two app processes', () => {
     // Straight at the sweep, on both connections, four at once: the unique key decides.
     const runs = await Promise.all([
       sweepReminders(ctx.app.db, now, log),
-      sweepReminders(second.db, now, log),
+      sweepReminders(second.app.db, now, log),
       sweepReminders(ctx.app.db, now, log),
-      sweepReminders(second.db, now, log),
+      sweepReminders(second.app.db, now, log),
     ]);
     const found = runs[0]!.found;
     expect(runs.map((run) => run.found)).toEqual([found, found, found, found]);
@@ -87,7 +75,7 @@ describe('reminders with two app processes', () => {
     expect(rows).toHaveLength(4);
     // The mails wait for their run time: the clock reaches it, and either process sends them.
     ctx.clock.current = now;
-    await outbox({ app: second, dataDir: ctx.dataDir });
+    await outbox({ app: second.app, dataDir: ctx.dataDir });
     const sent = await mails.next();
     expect(sent).toHaveLength(4);
     // Everything the four queued together is exactly what was found once.

@@ -52,12 +52,14 @@ export const fileDownloadQuery = z.object({
 });
 
 /**
- * POST /download_tickets/: a single-use link, valid for 60 s, to a file or to the
- * proposal's PDF, so the web app never puts the long-lived token in a URL.
+ * POST /download_tickets/: a single-use link, valid for 60 s, to a file, to the
+ * proposal's PDF or to a decision letter's PDF (`LetterSummary.id`, issue 29), so the web
+ * app never puts the long-lived token in a URL.
  */
 export const downloadTicketRequest = z.union([
   z.object({ fileId: id }),
   z.object({ proposalExtract: id }),
+  z.object({ letterId: id }),
 ]);
 export type DownloadTicketRequest = z.infer<typeof downloadTicketRequest>;
 export const downloadTicket = z.object({
@@ -67,6 +69,10 @@ export const downloadTicket = z.object({
 });
 export type DownloadTicket = z.infer<typeof downloadTicket>;
 
-/** GET /files/{fileId}/ and GET /download_proposal_extract/{proposalId}/ with a ticket. */
+/**
+ * GET /files/{fileId}/, GET /download_proposal_extract/{proposalId}/ and
+ * GET /decision_letters/{letterId}/ with a ticket.
+ */
 export const ticketQuery = z.object({ ticket: z.string().max(200).optional() });
 export const fileIdParams = z.object({ fileId: idParam });
+export const letterIdParams = z.object({ letterId: idParam });

@@ -788,14 +788,17 @@ export const downloadTickets = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    /** `file` (targetId is a proposal file) or `extract` (targetId is a proposal). */
+    /**
+     * `file` (targetId is a proposal file), `extract` (targetId is a proposal) or `letter`
+     * (targetId is a decision letter, issue 29).
+     */
     kind: varchar('kind', { length: 10 }).notNull(),
     targetId: integer('target_id').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [
     index('download_tickets_expires_idx').on(t.expiresAt),
-    check('download_tickets_kind_check', sql`${t.kind} in ('file', 'extract')`),
+    check('download_tickets_kind_check', sql`${t.kind} in ('file', 'extract', 'letter')`),
   ],
 );
 

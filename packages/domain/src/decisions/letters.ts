@@ -62,6 +62,10 @@ export const letterMessages = {
   oneTemplatePerOutcome: 'Each outcome has one template.',
   noTemplate: 'This proposal’s outcome has no letter template yet.',
   noOutcome: 'This proposal has no outcome, so it gets no letter.',
+  /** 403: a letter's preview is the chairs'; its applicants read the letter once it is sent. */
+  previewChairsOnly: 'Only the chairs of the call’s committee can preview a proposal’s letter.',
+  /** 409: letters are sent again only after the first ones went out with the release. */
+  notReleased: 'Letters can be sent once the decisions of this call are released.',
 } as const;
 
 /** A subject and a body as the chairs write them. */

@@ -86,6 +86,7 @@ export const callResource = (
   reviewTermination: call.reviewTermination,
   actorExtensions,
   biddingOpen: call.biddingOpen,
+  decisionsReleasedAt: call.decisionsReleasedAt,
 });
 
 function summarise(

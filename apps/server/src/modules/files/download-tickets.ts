@@ -4,7 +4,8 @@ import type { Tx } from '../../db/client.js';
 import { downloadTickets } from '../../db/schema.js';
 import { digestKey, newTokenKey } from '../../platform/security/secrets.js';
 
-export type TicketKind = 'file' | 'extract';
+/** What a ticket opens: a proposal's file, its PDF, or a decision letter's PDF (issue 29). */
+export type TicketKind = 'file' | 'extract' | 'letter';
 
 /**
  * A single-use download link for `userId`: the web app asks for one and opens it, so the

@@ -7,6 +7,7 @@ import {
   fileDownloadQuery,
   fileIdParams,
   idParam,
+  letterIdParams,
   noContent,
   proposalFile,
   proposalFileDelete,
@@ -41,6 +42,7 @@ import {
   type UploadTarget,
 } from './files.service.js';
 import type { FileRow } from './files.queries.js';
+import { letterForDownload } from '../letters/letters-access.js';
 import { PdfWorkerPool } from './pdf-worker.js';
 import { createUploads, storeUpload } from './uploads.js';
 
@@ -451,6 +453,39 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
         (work) => fileForDownload(work, fileId),
       );
       return sendFile(reply, row);
+    },
+  );
+
+  app.get(
+    '/decision_letters/:letterId/',
+    {
+      ...storedBytes,
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary:
+          "A decision letter's PDF with a download ticket (or the Authorization header): whoever may read the proposal's outcome, never a superseded letter",
+        params: letterIdParams,
+        querystring: ticketQuery,
+        response: { 401: errorBody, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request, reply) => {
+      const { letterId } = request.params;
+      const letter = await readForDownload(
+        request,
+        { value: request.query.ticket, kind: 'letter', targetId: letterId },
+        (work) => letterForDownload(work, letterId),
+      );
+      const body = await app.files.read(letter.storageKey!).catch(() => {
+        throw notFound(fileMessages.notFound);
+      });
+      return sendDownload(
+        reply,
+        `Decision letter ${letter.proposalId}.pdf`,
+        'application/pdf',
+        body,
+      );
     },
   );
 

@@ -25,6 +25,7 @@ import { touchProposal, type LoadedProposal } from '../proposals/proposals.queri
 import { responsesOf } from '../proposals/answers.queries.js';
 import { typeFormsOf } from '../forms/type-forms.queries.js';
 import { loadFor } from '../proposals/proposal-access.js';
+import { letterForDownload } from '../letters/letters-access.js';
 import {
   deleteFileRow,
   fileCountOf,
@@ -215,7 +216,8 @@ export async function fileForDownload(
 }
 
 /**
- * A single-use link, valid for a minute, to a file or a proposal's PDF, for a caller who
+ * A single-use link, valid for a minute, to a file, a proposal's PDF or a decision
+ * letter's PDF (letters.service.ts `letterForDownload` says who may have it), for a caller who
  * may download it now; the link checks again when it is used.
  */
 export async function downloadTicketFor(
@@ -225,8 +227,11 @@ export async function downloadTicketFor(
   const [kind, targetId, path] =
     'fileId' in request
       ? (['file', request.fileId, 'files'] as const)
-      : (['extract', request.proposalExtract, 'download_proposal_extract'] as const);
+      : 'letterId' in request
+        ? (['letter', request.letterId, 'decision_letters'] as const)
+        : (['extract', request.proposalExtract, 'download_proposal_extract'] as const);
   if (kind === 'file') await fileForDownload(work, targetId);
+  else if (kind === 'letter') await letterForDownload(work, targetId);
   else await loadFor(work, 'file.download', targetId);
   const { ticket, expires } = await issueTicket(
     work.tx,

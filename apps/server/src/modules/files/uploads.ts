@@ -102,7 +102,7 @@ async function headOf(file: string): Promise<Uint8Array> {
   }
 }
 
-const newStorageKey = () => randomBytes(24).toString('base64url');
+export const newStorageKey = () => randomBytes(24).toString('base64url');
 
 /**
  * Refuses a file the virus scanner (CLAMD_URL) finds something in, and any file while the

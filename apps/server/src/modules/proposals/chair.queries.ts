@@ -32,7 +32,7 @@ import { resourceAmountsOfCall, type ResourceSort } from './resource-totals.quer
  * `"review_scores"."mean"`: one grouped scan to sort a whole call by, where a subquery
  * per proposal would look its reviews up ten thousand times.
  */
-const reviewScoresOfCall = (callId: number) => sql`(
+export const reviewScoresOfCall = (callId: number) => sql`(
   select r."proposal_id", avg(r."score") as "mean"
   from "reviews" r inner join "proposals" p on p."id" = r."proposal_id"
   where p."call_id" = ${callId}

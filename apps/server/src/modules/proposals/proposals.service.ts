@@ -20,6 +20,7 @@ import {
 import { DELETE_STORED_FILES_JOB, type DeleteStoredFiles } from '../../platform/io/file-storage.js';
 import { storageKeysOf } from '../files/files.queries.js';
 import { reviewFactsOf } from '../reviews/review-access.js';
+import { decisionFactsOf } from '../decisions/decisions-access.js';
 import { authorize } from '../../platform/http/authorize.js';
 import { conflict, HttpError, invalid, notFound } from '../../platform/http/http-errors.js';
 import { enqueueMail } from '../../platform/io/mail-job.js';
@@ -59,6 +60,7 @@ export async function getProposal(work: ReadWork, id: number): Promise<ProposalD
   return {
     ...presentProposal(loaded, page.forms, page.entries, work.actor, work.now),
     ...reviewFactsOf(work, loaded, page),
+    ...(await decisionFactsOf(work, loaded)),
   };
 }
 

@@ -7,6 +7,8 @@ import type { Config } from '../../config/config.js';
 
 export interface Mail {
   to: string;
+  /** Others who receive it in copy (a decision letter's collaborators). */
+  cc?: string[];
   subject: string;
   text: string;
   html: string;
@@ -31,6 +33,7 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
         await transport.sendMail({
           from: config.mailFrom,
           to: mail.to,
+          cc: mail.cc,
           subject: mail.subject,
           text: mail.text,
           html: mail.html,
@@ -54,6 +57,7 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
       const info = await transport.sendMail({
         from: config.mailFrom,
         to: mail.to,
+        cc: mail.cc,
         subject: mail.subject,
         text: mail.text,
         html: mail.html,

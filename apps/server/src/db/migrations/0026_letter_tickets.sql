@@ -1,0 +1,2 @@
+ALTER TABLE "download_tickets" DROP CONSTRAINT "download_tickets_kind_check";--> statement-breakpoint
+ALTER TABLE "download_tickets" ADD CONSTRAINT "download_tickets_kind_check" CHECK ("download_tickets"."kind" in ('file', 'extract', 'letter'));

@@ -1,0 +1,83 @@
+import { isDeletedAccountEmail } from '@merit/domain';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { decisionLetters } from '../../db/schema.js';
+import type { App } from '../../platform/http/app-types.js';
+import { newStorageKey } from '../files/files-access.js';
+import { letterForJob, recipientsOf } from './letters.queries.js';
+import { SEND_LETTER_JOB, type SendLetter } from './letters.service.js';
+
+/*
+ * The job of one decision letter (issue 29): makes its PDF, stores it where the proposals'
+ * files are, and mails the letter to the proposal's author with its collaborators in copy,
+ * once. Several app processes share the jobs, and a job may run again (a retry, or a
+ * failed letter queued again by a chair while its first job still waits to retry): the
+ * letter's row decides. The mail is sent inside the transaction that moves the letter
+ * from queued (or failed) to sent, `UPDATE ... WHERE state IN ('queued', 'failed')`, whose
+ * row lock makes any other run of it wait and then find it sent, so it sends nothing.
+ */
+
+const SENDABLE = ['queued', 'failed'] as const;
+
+export function registerLetterJob(app: App): void {
+  app.jobs.handle<SendLetter>(SEND_LETTER_JOB, async ({ letterId }, { db, now }) => {
+    const found = await letterForJob(db, letterId);
+    // Sent already, superseded by a corrected one, or its proposal deleted: nothing to do.
+    if (!found || !(SENDABLE as readonly string[]).includes(found.letter.state)) return;
+    const { letter } = found;
+    const sendable = and(
+      eq(decisionLetters.id, letter.id),
+      inArray(decisionLetters.state, SENDABLE),
+    );
+    try {
+      if (!letter.storageKey) {
+        // pdfmake loads with the first letter, not at start-up (as the proposal extract).
+        const { letterPdf } = await import('./letter-pdf.js');
+        const pdf = await letterPdf({
+          committeeName: found.committeeName,
+          subject: letter.subject,
+          html: letter.bodyHtml,
+          date: letter.createdAt,
+        });
+        const key = newStorageKey();
+        await app.files.write(key, pdf);
+        const [kept] = await db
+          .update(decisionLetters)
+          .set({ storageKey: key })
+          .where(and(eq(decisionLetters.id, letter.id), isNull(decisionLetters.storageKey)))
+          .returning({ id: decisionLetters.id });
+        // Another run stored its PDF first: one PDF per letter is kept.
+        if (!kept) await app.files.delete(key);
+      }
+      await db.transaction(async (tx) => {
+        const [claimed] = await tx
+          .update(decisionLetters)
+          .set({ state: 'sent', sentAt: now, error: null })
+          .where(sendable)
+          .returning({ id: decisionLetters.id });
+        if (!claimed) return;
+        // Deleted accounts' stand-in addresses take no mail (as SEND_MAIL_JOB drops them).
+        const { to, cc } = await recipientsOf(tx, letter.proposalId);
+        const addresses = [...(to ? [to] : []), ...cc].filter(
+          (address) => !isDeletedAccountEmail(address),
+        );
+        const [first, ...copies] = addresses;
+        if (!first) return;
+        await app.mailer.send({
+          to: first,
+          ...(copies.length ? { cc: copies } : {}),
+          subject: letter.subject,
+          text: letter.bodyText,
+          html: letter.bodyHtml,
+        });
+      });
+    } catch (error) {
+      // The chairs see why; the runner tries it again later (jobs.ts), and a chair may too.
+      const message = error instanceof Error ? error.message : String(error);
+      await db
+        .update(decisionLetters)
+        .set({ state: 'failed', error: message.slice(0, 2000) })
+        .where(sendable);
+      throw error;
+    }
+  });
+}
