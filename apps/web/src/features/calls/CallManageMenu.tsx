@@ -22,6 +22,8 @@ export function CallManageMenu({ call, onManageExtensions }: CallManageMenuProps
     abilities.bid && { label: 'Bid on Proposals', to: `/calls/${call.id}/bids` },
     abilities.followReview && { label: 'Review Progress', to: `/calls/${call.id}/progress` },
     abilities.followReview && { label: 'Reminders', to: `/calls/${call.id}/reminders` },
+    abilities.decide && { label: 'Ranking', to: `/calls/${call.id}/ranking` },
+    abilities.decide && { label: 'Letters', to: `/calls/${call.id}/letters` },
     abilities.followReview && { label: 'Activity', to: `/calls/${call.id}/activity` },
     abilities.manageExtensions && { label: 'Manage Extensions', onSelect: onManageExtensions },
   ];

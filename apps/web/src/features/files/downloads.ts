@@ -10,7 +10,7 @@ const OBJECT_URL_LIFETIME_MS = 10_000;
  * Follows a link in a hidden `<a download>`: the browser saves what it points to instead
  * of leaving the page (and the editor's unsaved answers with it).
  */
-function followDownloadLink(href: string, name = ''): void {
+export function followDownloadLink(href: string, name = ''): void {
   const link = document.createElement('a');
   link.href = href;
   // Empty: the server's Content-Disposition names the file.

@@ -21,6 +21,7 @@ import { useNotify } from '../../components/notifications/notification-context';
 import { PageHeading } from '../../components/PageHeading';
 import { useConfirm } from '../../components/use-confirm';
 import { useCall } from '../calls/calls.api';
+import { StaleReloadAlert } from '../drafts/StaleReloadAlert';
 import { isStale, staleCurrent } from '../drafts/stale';
 import { useLeavePrompt } from '../proposals/editor/use-leave-prompt';
 import {
@@ -170,19 +171,7 @@ function RemindersForm({ callId, saved, canEdit }: RemindersFormProps) {
         </Alert>
       )}
       <FieldHelp />
-      {isStale(save.error) && (
-        <Alert
-          severity="warning"
-          sx={{ mb: 2 }}
-          action={
-            <Button color="inherit" loading={reload.isPending} onClick={() => reload.mutate()}>
-              Reload
-            </Button>
-          }
-        >
-          {reminderMessages.stale}
-        </Alert>
-      )}
+      <StaleReloadAlert error={save.error} message={reminderMessages.stale} reload={reload} />
       <ErrorList
         messages={[...topErrors, ...(reload.isError ? errorMessages(reload.error) : [])]}
       />

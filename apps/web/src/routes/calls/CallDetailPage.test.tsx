@@ -141,6 +141,8 @@ describe('CallDetailPage', { timeout: 20_000 }, () => {
       'Assign Reviewers',
       'Review Progress',
       'Reminders',
+      'Ranking',
+      'Letters',
       'Activity',
       'Manage Extensions',
     ]);
@@ -151,6 +153,14 @@ describe('CallDetailPage', { timeout: 20_000 }, () => {
     expect(within(menu).getByRole('menuitem', { name: 'Reminders' })).toHaveAttribute(
       'href',
       '/calls/12/reminders',
+    );
+    expect(within(menu).getByRole('menuitem', { name: 'Ranking' })).toHaveAttribute(
+      'href',
+      '/calls/12/ranking',
+    );
+    expect(within(menu).getByRole('menuitem', { name: 'Letters' })).toHaveAttribute(
+      'href',
+      '/calls/12/letters',
     );
     expect(within(menu).getByRole('menuitem', { name: 'Assign Reviewers' })).toHaveAttribute(
       'href',

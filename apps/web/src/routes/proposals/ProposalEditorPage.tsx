@@ -10,6 +10,7 @@ import { ProposalHistory } from '../../features/activity/ProposalHistory';
 import { isDeclarationRequired } from '../../features/conflicts/conflicts.api';
 import { ConflictsPanel } from '../../features/conflicts/ConflictsPanel';
 import { DeclarationGate } from '../../features/conflicts/DeclarationGate';
+import { ProposalDecisionPanel } from '../../features/decisions/ProposalDecisionPanel';
 import { DecisionSummaryPanel } from '../../features/proposals/decision/DecisionSummaryPanel';
 import { editorForms } from '../../features/proposals/editor/editor-state';
 import { ProposalEditor } from '../../features/proposals/editor/ProposalEditor';
@@ -52,6 +53,7 @@ function ProposalEditorView({ callId, proposalId }: { callId: number; proposalId
         <EmptyState>This proposal type has no forms to fill in.</EmptyState>
         <ConflictsPanel proposal={proposal.data} />
         <DecisionSummaryPanel proposal={proposal.data} />
+        <ProposalDecisionPanel proposal={proposal.data} />
         {/* No forms, so no tabs: the history as a part of the page (issue 28). */}
         {proposal.data.abilities.viewHistory && (
           <Section id="proposal-history" title="History">

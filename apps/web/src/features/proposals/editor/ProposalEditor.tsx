@@ -50,6 +50,7 @@ import {
   refreshProposals,
 } from '../proposals.api';
 import { DecisionSummaryPanel } from '../decision/DecisionSummaryPanel';
+import { ProposalDecisionPanel } from '../../decisions/ProposalDecisionPanel';
 import { ChangeMarks } from './ChangeMarks';
 import { CollaboratorsDialog } from './CollaboratorsDialog';
 import {
@@ -385,6 +386,7 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
       </SearchParamTabs>
       <ConflictsPanel proposal={proposal} />
       <DecisionSummaryPanel proposal={proposal} />
+      <ProposalDecisionPanel proposal={proposal} />
 
       <ConfirmDialog
         open={entryToDelete.open}

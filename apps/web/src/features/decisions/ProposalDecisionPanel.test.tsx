@@ -1,0 +1,143 @@
+import type { DecisionSave, ProposalDetail } from '@merit/contract';
+import { decisionMessages } from '@merit/domain';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { sentBody, stubApi } from '../../test/render-app';
+import { renderInRouter } from '../../test/render-in-router';
+import { makeProposal, readerAbilities } from '../proposals/proposals.fixtures';
+import { makeDecision } from './decisions.fixtures';
+import { ProposalDecisionPanel } from './ProposalDecisionPanel';
+
+const chairAbilities = { ...readerAbilities, decide: true, viewOutcome: true };
+const applicantAbilities = { ...readerAbilities, viewOutcome: true };
+
+/** A submitted proposal asking for 6 nights of Telescope A and 40 hours of Instrument B. */
+const submitted = (overrides: Partial<ProposalDetail>) =>
+  makeProposal({ state: 'Submitted', stateVal: 1, ...overrides });
+
+const renderPanel = (proposal: ProposalDetail) =>
+  renderInRouter(<ProposalDecisionPanel proposal={proposal} />);
+
+describe('the Decision section of a proposal', () => {
+  it('shows its applicants the outcome, the awards and the letter once released', async () => {
+    const user = userEvent.setup();
+    const fetchStub = stubApi({
+      'POST /download_tickets/': {
+        body: { url: '/api/v1/letters/9/?ticket=t', expires: '2026-06-01T00:01:00.000Z' },
+      },
+    });
+    // What an applicant's detail carries: no notes, no request, no one who decided.
+    renderPanel(
+      submitted({
+        abilities: applicantAbilities,
+        decision: {
+          outcome: 'partly_approved',
+          awards: { 'Telescope A': { nights: 4 } },
+          version: 3,
+          letter: {
+            id: 9,
+            state: 'sent',
+            outcome: 'partly_approved',
+            createdAt: '2026-06-01T00:00:00.000Z',
+            sentAt: '2026-06-01T08:00:00.000Z',
+            hasPdf: true,
+          },
+        },
+      }),
+    );
+    const section = screen.getByRole('region', { name: 'Decision' });
+    expect(section).toHaveTextContent('Outcome: Partly approved');
+    const awards = within(section).getByRole('table', { name: 'Awards' });
+    expect(
+      within(awards)
+        .getAllByRole('row')
+        .map((row) => row.textContent),
+    ).toEqual(['FacilityFieldAwarded', 'Telescope Anights4']);
+    expect(section).toHaveTextContent('Decision letter: Sent on 1 June 2026 at 08:00 UTC.');
+    // Nothing to change: no fields at all.
+    expect(within(section).queryByRole('combobox')).toBeNull();
+    expect(within(section).queryByRole('spinbutton')).toBeNull();
+
+    await user.click(within(section).getByRole('button', { name: /Download letter \(PDF\)/ }));
+    await waitFor(() =>
+      expect(sentBody(fetchStub, 'POST /download_tickets/')).toEqual({ letterId: 9 }),
+    );
+  });
+
+  it('shows what was asked for beside the awards when the request is known, and no PDF before it is made', () => {
+    stubApi({});
+    renderPanel(
+      submitted({
+        abilities: applicantAbilities,
+        decision: makeDecision({
+          requested: { 'Telescope A': { nights: 6 }, 'Instrument B': { hours: 40 } },
+          awards: { 'Telescope A': { nights: 6 } },
+          letter: {
+            id: 9,
+            state: 'queued',
+            outcome: 'approved',
+            createdAt: '2026-06-01T00:00:00.000Z',
+            sentAt: null,
+            hasPdf: false,
+          },
+        }),
+      }),
+    );
+    const awards = screen.getByRole('table', { name: 'Awards' });
+    expect(
+      within(awards)
+        .getAllByRole('row')
+        .map((row) => row.textContent),
+    ).toEqual(['FacilityFieldAsked forAwarded', 'Telescope Anights66', 'Instrument Bhours400']);
+    expect(screen.getByText(/Being sent\./)).toBeVisible();
+    expect(screen.queryByRole('button', { name: /Download letter/ })).toBeNull();
+  });
+
+  it('shows nothing to those who may not read it', () => {
+    stubApi({});
+    renderPanel(submitted({ abilities: readerAbilities }));
+    expect(screen.queryByRole('region', { name: 'Decision' })).toBeNull();
+  });
+
+  it('gives a chair the Ranking’s editor, with the domain’s checks', async () => {
+    const user = userEvent.setup();
+    const fetchStub = stubApi({
+      'POST /proposals/30/decision/': ({ body }) => ({
+        body: makeDecision({ ...(body as DecisionSave), version: 3 }),
+      }),
+    });
+    renderPanel(
+      submitted({
+        abilities: chairAbilities,
+        decision: makeDecision({ outcome: null, awards: {}, version: 2 }),
+      }),
+    );
+    const section = screen.getByRole('region', { name: 'Decision' });
+    const outcome = within(section).getByRole('combobox', {
+      name: 'Outcome of Dark matter survey',
+    });
+    expect(outcome).toHaveDisplayValue('No outcome');
+
+    // Approved starts from what was asked for, and is saved at once.
+    await user.selectOptions(outcome, 'Approved');
+    await screen.findByText('The decision on Dark matter survey has been saved.');
+    expect(sentBody(fetchStub, 'POST /proposals/30/decision/')).toEqual({
+      outcome: 'approved',
+      awards: { 'Telescope A': { nights: 6 } },
+      awardNotes: {},
+      version: 2,
+    });
+
+    const award = within(section).getByRole('spinbutton', { name: 'Telescope A: nights' });
+    expect(award).toHaveValue(6);
+    expect(award).toHaveAccessibleDescription('Asked for: 6');
+    await user.clear(award);
+    await user.type(award, '9');
+    expect(award).toHaveAccessibleDescription(decisionMessages.aboveRequest(6));
+    expect(
+      within(section).getByRole('textbox', { name: /Why more of Telescope A/ }),
+    ).toBeRequired();
+    expect(within(section).getByRole('button', { name: 'Save' })).toBeDisabled();
+  });
+});
