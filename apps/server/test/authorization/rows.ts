@@ -1,3 +1,5 @@
+import { OUTCOMES } from '@merit/domain';
+import { DEFAULT_LETTER_TEMPLATES } from '@merit/domain/letters';
 import { and, desc, eq, gte } from 'drizzle-orm';
 import {
   assignmentRuns,
@@ -29,11 +31,13 @@ import {
   newCall,
   newConflict,
   newFile,
+  newLetter,
   newMember,
   newProposal,
   newUser,
   seedProposal,
   unique,
+  type CallInfo,
   type Caller,
   type World,
 } from './world.js';
@@ -1356,6 +1360,282 @@ export const table: Row[] = [
   {
     route: 'GET /api/v1/my_reminders/',
     expect: loggedIn(200),
+  },
+  // --- Issue 29: the decision meeting (modules/decisions) ---
+  // Each submitted proposal of the world has a canary decision: an award of a canary
+  // facility and amount, with a canary note, which its people may read only once the call
+  // is closed and its decisions released, and the note never.
+  {
+    // Submission closed: the chairs set it, but on their own proposal or one they are
+    // conflicted on (404, as its decision is to them).
+    route: 'POST /api/v1/proposals/:proposalId/decision/',
+    request: async (w, c) => ({
+      params: { proposalId: (await newProposal(w, c, { stateVal: 1, call: w.reviewCall })).id },
+      payload: { outcome: 'declined', awards: {}, awardNotes: {}, version: 1 },
+    }),
+    expect: onProposal({ ...seeSubmitted(403), chair: 200, admin: 200, ...conflicted(404) }),
+  },
+  {
+    route: 'POST /api/v1/proposals/:proposalId/decision/',
+    note: 'submission open',
+    request: async (w, c) => ({
+      params: { proposalId: (await newProposal(w, c, { stateVal: 1 })).id },
+      payload: { outcome: 'declined', awards: {}, awardNotes: {}, version: 1 },
+    }),
+    expect: onProposal({ ...seeSubmitted(403), chair: 409, admin: 409, ...conflicted(404) }),
+  },
+  {
+    route: 'GET /api/v1/calls/:callId/capacity/',
+    request: async (w, c) => {
+      await newProposal(w, c, { stateVal: 1, call: w.reviewCall });
+      return { params: { callId: w.reviewCall.id } };
+    },
+    expect: chairsOnly(200),
+  },
+  {
+    // A call of its own for each cell, at its first version: saves from one version race.
+    route: 'PUT /api/v1/calls/:callId/capacity/',
+    request: async (w) => ({
+      params: { callId: await newCall(w) },
+      payload: { capacity: { Parkes: { hours: 100 } }, version: 0 },
+    }),
+    expect: chairsOnly(200),
+  },
+  {
+    // The caller's submitted proposal, with its canary award: no row of it for its team
+    // (a chair among them) nor for a chair or admin conflicted with it.
+    route: 'GET /api/v1/calls/:callId/ranking/',
+    request: async (w, c) => {
+      await newProposal(w, c, { stateVal: 1, call: w.reviewCall });
+      return { params: { callId: w.reviewCall.id } };
+    },
+    expect: chairsOnly(200),
+  },
+  {
+    route: 'GET /api/v1/calls/:callId/ranking/',
+    note: 'decisions released',
+    request: async (w, c) => {
+      await newProposal(w, c, { stateVal: 1, call: w.releasedCall });
+      return { params: { callId: w.releasedCall.id }, query: { facility: 'Parkes' } };
+    },
+    expect: chairsOnly(200),
+  },
+  {
+    // The chairs move a proposal they may decide; answers the whole ranking.
+    route: 'POST /api/v1/calls/:callId/ranking/move/',
+    request: async (w, c) => {
+      const proposal = await newProposal(w, c, { stateVal: 1, call: w.reviewCall });
+      return {
+        params: { callId: w.reviewCall.id },
+        payload: { proposalId: proposal.id, after: null, reason: 'Timely', version: 1 },
+      };
+    },
+    expect: { ...chairsOnly(200), chairAuthor: 403, ...conflictedChairs(404) },
+  },
+  {
+    // A preview writes nothing: every cell of the shared call at once.
+    route: 'POST /api/v1/calls/:callId/ranking/outcomes/',
+    request: async (w, c) => {
+      await newProposal(w, c, { stateVal: 1, call: w.reviewCall });
+      return { params: { callId: w.reviewCall.id }, payload: { waitlist: 1, apply: false } };
+    },
+    expect: chairsOnly(200),
+  },
+  {
+    // Applied on a call of its own for each cell, its submission closed.
+    route: 'POST /api/v1/calls/:callId/ranking/outcomes/',
+    note: 'apply',
+    request: async (w, c) => {
+      const call = { ...w.reviewCall, id: await newCall(w, 8), typeId: undefined };
+      await newProposal(w, c, { stateVal: 1, call });
+      return { params: { callId: call.id }, payload: { waitlist: 0, apply: true } };
+    },
+    expect: chairsOnly(200),
+  },
+  {
+    // Its outcome and award reach its people now (its note never); before, on the closed
+    // call's row above, they must not.
+    route: 'GET /api/v1/proposals/:id/',
+    note: 'decisions released',
+    request: async (w, c) => ({
+      params: { id: (await newProposal(w, c, { stateVal: 1, call: w.releasedCall })).id },
+    }),
+    expect: onProposal(seeSubmitted(200)),
+  },
+  // --- Issue 29: decision letters (modules/letters; their PDFs in modules/files) ---
+  // The templates and the letters list are the chairs' (`call.decide`); a preview reads the
+  // proposal's outcome (`proposal.viewOutcome`) and is refused to its own people; the
+  // release is `call.releaseDecisions`. A letter's PDF is for whoever reads the outcome,
+  // its people only once released and only a sent or queued letter; a superseded one for
+  // nobody. Each letter made here carries a canary of its outcome in its subject and body.
+  {
+    route: 'GET /api/v1/calls/:callId/letter_templates/',
+    request: (w) => ({ params: { callId: w.call.id } }),
+    expect: chairsOnly(200),
+  },
+  {
+    // A call of its own for each cell, at its first version: saves from one version race.
+    route: 'PUT /api/v1/calls/:callId/letter_templates/',
+    request: async (w) => ({
+      params: { callId: await newCall(w) },
+      payload: {
+        templates: OUTCOMES.map((outcome) => ({ outcome, ...DEFAULT_LETTER_TEMPLATES[outcome] })),
+        signature: 'The committee',
+        outcomeLabels: Object.fromEntries(OUTCOMES.map((outcome) => [outcome, ''])),
+        version: 0,
+      },
+    }),
+    expect: chairsOnly(200),
+  },
+  {
+    // The caller's submitted proposal with its canary award, which the letter shows: its
+    // people are refused though its outcome is theirs to read now (a preview is the chairs').
+    route: 'GET /api/v1/proposals/:proposalId/letter/preview/',
+    request: async (w, c) => ({
+      params: {
+        proposalId: (await newProposal(w, c, { stateVal: 1, call: w.releasedCall })).id,
+      },
+    }),
+    expect: onProposal({ ...seeSubmitted(403), chair: 200, admin: 200, ...conflicted(404) }),
+  },
+  {
+    route: 'GET /api/v1/proposals/:proposalId/letter/preview/',
+    note: 'decisions not released',
+    request: async (w, c) => ({
+      params: { proposalId: (await newProposal(w, c, { stateVal: 1, call: w.reviewCall })).id },
+    }),
+    expect: onProposal({ ...seeSubmitted(403), chair: 200, admin: 200, ...conflicted(404) }),
+  },
+  {
+    // Submission still open: the chairs are told to close the call first.
+    route: 'POST /api/v1/calls/:callId/release_decisions/',
+    note: 'call open',
+    request: (w) => ({ params: { callId: w.call.id } }),
+    expect: chairsOnly(409),
+  },
+  {
+    // A closed call of its own for each cell (a release is once), with the caller's
+    // submitted proposal and its canary decision: its letter is written and queued.
+    route: 'POST /api/v1/calls/:callId/release_decisions/',
+    note: 'call closed',
+    request: async (w, c) => {
+      const call: CallInfo = {
+        id: await newCall(w, 60),
+        committeeId: w.committeeId,
+        reviewing: false,
+        closed: true,
+      };
+      await w.ctx.app.db
+        .update(calls)
+        .set({ closed: true, closedAt: w.ctx.clock.now() })
+        .where(eq(calls.id, call.id));
+      await newProposal(w, c, { stateVal: 1, call });
+      return { params: { callId: call.id } };
+    },
+    expect: chairsOnly(200),
+  },
+  {
+    // The caller's proposal with its sent letter: no row of it for its team nor for a
+    // chair or admin conflicted with it.
+    route: 'GET /api/v1/calls/:callId/letters/',
+    request: async (w, c) => {
+      const proposal = await newProposal(w, c, { stateVal: 1, call: w.releasedCall });
+      await newLetter(w, proposal.id);
+      return { params: { callId: w.releasedCall.id } };
+    },
+    expect: chairsOnly(200),
+  },
+  {
+    // A failed letter of a proposal none of the callers is on or conflicted with, queued
+    // again; one proposal per cell, so the cells do not race.
+    route: 'POST /api/v1/calls/:callId/letters/send/',
+    request: async (w) => {
+      const proposal = await seedProposal(w, { call: w.releasedCall, stateVal: 1 });
+      await newLetter(w, proposal.id, 'failed');
+      return { params: { callId: w.releasedCall.id }, payload: { proposalIds: [proposal.id] } };
+    },
+    expect: chairsOnly(200),
+  },
+  {
+    route: 'POST /api/v1/calls/:callId/letters/send/',
+    note: 'decisions not released',
+    request: async (w) => {
+      const proposal = await seedProposal(w, { call: w.closedCall, stateVal: 1 });
+      return { params: { callId: w.closedCall.id }, payload: { proposalIds: [proposal.id] } };
+    },
+    expect: chairsOnly(409),
+  },
+  {
+    route: 'POST /api/v1/download_tickets/',
+    note: 'a decision letter',
+    request: async (w, c) => {
+      const proposal = await newProposal(w, c, { stateVal: 1, call: w.releasedCall });
+      return { payload: { letterId: await newLetter(w, proposal.id) } };
+    },
+    expect: onProposal({
+      ...seeSubmitted(403),
+      ...teamOf(200),
+      chair: 200,
+      admin: 200,
+      ...conflicted(404),
+    }),
+  },
+  {
+    // Its PDF's text is searched too. Tickets in letters.api.test.ts.
+    route: 'GET /api/v1/decision_letters/:letterId/',
+    note: 'sent',
+    request: async (w, c) => {
+      const proposal = await newProposal(w, c, { stateVal: 1, call: w.releasedCall });
+      return { params: { letterId: await newLetter(w, proposal.id) } };
+    },
+    expect: onProposal({
+      ...seeSubmitted(403),
+      ...teamOf(200),
+      chair: 200,
+      admin: 200,
+      ...conflicted(404),
+    }),
+    pdf: true,
+  },
+  {
+    // Its mail was refused: the chairs read it to send it again, its people do not.
+    route: 'GET /api/v1/decision_letters/:letterId/',
+    note: 'failed',
+    request: async (w, c) => {
+      const proposal = await newProposal(w, c, { stateVal: 1, call: w.releasedCall });
+      return { params: { letterId: await newLetter(w, proposal.id, 'failed') } };
+    },
+    expect: onProposal({
+      ...seeSubmitted(403),
+      ...teamOf(404),
+      chair: 200,
+      admin: 200,
+      ...conflicted(404),
+    }),
+    pdf: true,
+  },
+  {
+    // Replaced by a corrected letter: nobody reads it any more, its people above all.
+    route: 'GET /api/v1/decision_letters/:letterId/',
+    note: 'superseded',
+    request: async (w, c) => {
+      const proposal = await newProposal(w, c, { stateVal: 1, call: w.releasedCall });
+      return { params: { letterId: await newLetter(w, proposal.id, 'superseded') } };
+    },
+    expect: onProposal({}),
+    pdf: true,
+  },
+  {
+    // No release writes one here, but were a letter there, its people would be refused
+    // until the release: the rule itself, on a closed call whose decisions are not out.
+    route: 'GET /api/v1/decision_letters/:letterId/',
+    note: 'decisions not released',
+    request: async (w, c) => {
+      const proposal = await newProposal(w, c, { stateVal: 1, call: w.closedCall });
+      return { params: { letterId: await newLetter(w, proposal.id) } };
+    },
+    expect: onProposal({ ...seeSubmitted(403), chair: 200, admin: 200, ...conflicted(404) }),
+    pdf: true,
   },
   // --- Issue 28: history and activity (modules/activity) ---
   // A proposal's history: its people read their own timeline, its chairs and admins every

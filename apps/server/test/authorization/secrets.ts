@@ -3,14 +3,16 @@ import { randomBytes } from 'node:crypto';
 /**
  * Canaries: distinctive strings seeded in the data that some callers may not see (a
  * review's comment, its score, its reviewer's name, username, email and id, a decision
- * summary before the call closes, the emails of a proposal's people). Every 2xx answer of
+ * summary before the call closes, an award and its note before the decisions are released
+ * (issue 29), the emails of a proposal's people). Every 2xx answer of
  * the authorization table is searched for them, raw body and headers, so a leak through
  * any field, a new one included, is caught.
  *
  * Who may see what is written here from the spec (section 6, "Roles and permissions")
  * and ARCHITECTURE.md ("Visibility", "Roles"), not read from the code under test.
  */
-export type SecretKind = 'review' | 'reviewer' | 'decision' | 'email' | 'account';
+export type SecretKind =
+  'review' | 'reviewer' | 'decision' | 'outcome' | 'awardNote' | 'email' | 'account';
 
 /** What the rules need to know of the proposal a secret belongs to. */
 export interface SecretOwner {
@@ -26,6 +28,8 @@ export interface SecretOwner {
   reviewOpenToMembers: boolean;
   submitted: boolean;
   callClosed: boolean;
+  /** Its call's chairs have released the decisions (issue 29): outcomes reach its people. */
+  decisionsReleased: boolean;
   /**
    * Callers with a confirmed conflict of interest with it, on a call with conflicts turned
    * on: they see nothing of its reviews, reviewers or decision, chairs and admins too.
@@ -66,6 +70,10 @@ export interface Viewer {
  * - a decision summary: its author and collaborators once the call is closed, and not
  *   before; the chairs of its committee and admins always but with a conflict of interest
  *   with it; nobody else;
+ * - its outcome and awards (issue 29): its author and collaborators once the call is closed
+ *   and its decisions released, and not before; otherwise as a decision summary;
+ * - the notes on its awards: the chairs of its committee and admins but with a conflict of
+ *   interest with it, never its author or collaborators;
  * - the emails of its people: whoever sees the proposal (its people, the committee's
  *   chairs and admins, the committee's members once it is submitted);
  * - the email of someone on no committee and no proposal: themselves and admins.
@@ -88,6 +96,10 @@ export function maySee(viewer: Viewer, secret: Secret): boolean {
       );
     case 'decision':
       return team ? owner.callClosed : chair && !conflicted;
+    case 'outcome':
+      return team ? owner.callClosed && owner.decisionsReleased : chair && !conflicted;
+    case 'awardNote':
+      return !team && chair && !conflicted;
     case 'email':
       return team || chair || (member && owner.submitted);
     case 'account':
@@ -97,6 +109,23 @@ export function maySee(viewer: Viewer, secret: Secret): boolean {
 
 /** Canary reviewers' user ids start here, far above any id the sequences hand out in a test. */
 export const CANARY_IDS_FROM = 900_000_000;
+
+/**
+ * Every number written whole in `text`: of each run of digits and dots that follows neither,
+ * the part before each dot and the whole run, so "4.5." holds "4" and "4.5". A canary
+ * number is one of them exactly when no digit or dot comes before it and no digit after.
+ * One pass over the text: a regular expression per canary was a pass per canary, seconds
+ * over a PDF once thousands of canaries are seeded.
+ */
+function wholeNumbersIn(text: string): Set<string> {
+  const numbers = new Set<string>();
+  for (const [run] of text.matchAll(/[0-9.]+/g)) {
+    for (let at = run.indexOf('.'); at !== -1; at = run.indexOf('.', at + 1))
+      numbers.add(run.slice(0, at));
+    numbers.add(run);
+  }
+  return numbers;
+}
 
 /** Every canary seeded so far, from any cell: a list must not leak another cell's either. */
 export class SecretRegistry {
@@ -133,10 +162,9 @@ export class SecretRegistry {
 
   /** The secrets `viewer` may not see that appear in `text`; notes the others seen. */
   leaksIn(text: string, viewer: Viewer): Secret[] {
+    const numbers = wholeNumbersIn(text);
     const found = this.all.filter((secret) =>
-      secret.numeric
-        ? new RegExp(`(?<![0-9.])${secret.value.replace('.', '\\.')}(?![0-9])`).test(text)
-        : text.includes(secret.value),
+      secret.numeric ? numbers.has(secret.value) : text.includes(secret.value),
     );
     const leaks = found.filter((secret) => !maySee(viewer, secret));
     for (const secret of found) if (!leaks.includes(secret)) this.sighted.add(secret.what);

@@ -5,7 +5,9 @@ import {
   calls,
   committeeRoles,
   conflicts,
+  decisionLetters,
   proposalCollaborators,
+  proposalDecisions,
   proposalFiles,
   proposals,
   reviewResponses,
@@ -14,6 +16,7 @@ import {
 } from '../../src/db/schema.js';
 import { issueToken } from '../../src/modules/auth/tokens.queries.js';
 import { saveCall } from '../../src/modules/calls/calls.service.js';
+import { letterPdf } from '../../src/modules/letters/letter-pdf.js';
 import { createUser } from '../../src/modules/users/users.queries.js';
 import { makeForm, makeFormName } from '../admin-fixtures.js';
 import { assignReviewers, callPayload, makeCallForms, type CallForms } from '../call-fixtures.js';
@@ -39,6 +42,8 @@ export interface CallInfo {
   reviewing: boolean;
   /** Closed by its chairs: decision summaries reach the proposals' people. */
   closed: boolean;
+  /** Closed, and its decisions released (issue 29): outcomes and awards reach them too. */
+  released?: boolean;
   /** Any member of its committee may review, not only those assigned (spec section 4). */
   reviewOpenToMembers?: boolean;
   /** Its proposal type, once looked up. */
@@ -60,14 +65,18 @@ export interface World {
   reviewCall: CallInfo;
   /** In its review period like `reviewCall`, and any member of the committee may review. */
   openReviewCall: CallInfo;
-  /** Reviewed and closed. */
+  /** Reviewed and closed, its decisions not released. */
   closedCall: CallInfo;
+  /** Closed with its decisions released (issue 29). */
+  releasedCall: CallInfo;
   /** A call of the other committee, submission open. */
   otherCall: CallInfo;
   formName: number;
   form: number;
   admin: { id: number; isAdmin: true };
   secrets: SecretRegistry;
+  /** Each seeded proposal's owner of secrets, for canaries added to it later (its letters). */
+  owners: Map<number, SecretOwner>;
 }
 
 /** One cell's caller: a new user of the persona's kind, with a new token. */
@@ -143,6 +152,7 @@ const NOBODY: SecretOwner = {
   reviewOpenToMembers: false,
   submitted: false,
   callClosed: false,
+  decisionsReleased: false,
   conflicted: [],
 };
 
@@ -263,8 +273,31 @@ interface SeedInput {
 }
 
 /**
+ * A canary decision (issue 29) of a submitted proposal: approved, with an award of a canary
+ * amount of a canary facility and a canary note on it, straight in the table.
+ */
+async function seedDecision(w: World, proposalId: number, owner: SecretOwner) {
+  const s = w.secrets;
+  const facility = s.word('facility');
+  const amount = s.score();
+  const note = s.word('awardnote');
+  await w.ctx.app.db.insert(proposalDecisions).values({
+    proposalId,
+    outcome: 'approved',
+    awards: { [facility]: { hours: amount } },
+    awardNotes: { [facility]: note },
+    version: 1,
+    decidedAt: w.ctx.clock.now(),
+  });
+  s.add({ kind: 'outcome', what: 'awarded facility', value: facility, owner });
+  s.add({ kind: 'outcome', what: 'award', value: String(amount), numeric: true, owner });
+  s.add({ kind: 'awardNote', what: 'award note', value: note, owner });
+}
+
+/**
  * A proposal with its secrets: a canary decision summary, and once it is submitted a canary
- * review; an author or collaborator made here has a canary email.
+ * review and a canary decision (its award and note); an author or collaborator made here
+ * has a canary email.
  */
 export async function seedProposal(w: World, input: SeedInput) {
   const { db } = w.ctx.app;
@@ -321,13 +354,18 @@ export async function seedProposal(w: World, input: SeedInput) {
     reviewOpenToMembers: input.call.reviewing && input.call.reviewOpenToMembers === true,
     submitted: stateVal >= 1,
     callClosed: input.call.closed,
+    decisionsReleased: input.call.released === true,
     // Every call of the world has conflicts turned on.
     conflicted: conflictedIds,
   };
+  w.owners.set(proposal!.id, owner);
   s.add({ kind: 'decision', what: 'decision summary', value: decision, owner });
   for (const email of emails)
     s.add({ kind: 'email', what: "a proposer's email", value: email, owner });
-  if (stateVal >= 1) await seedReview(w, proposal!.id, owner);
+  if (stateVal >= 1) {
+    await seedReview(w, proposal!.id, owner);
+    await seedDecision(w, proposal!.id, owner);
+  }
   return proposal!;
 }
 
@@ -410,8 +448,56 @@ export async function newFile(w: World, caller: Caller) {
 }
 
 /**
+ * A decision letter (issue 29) of a seeded submitted proposal, straight in the table as
+ * the release and the letter job leave one, its PDF made and stored: its subject and body
+ * carry a canary of the proposal's outcome, which only those who may read its outcome may
+ * see (its people once the decisions are released). `state` as the job or a correction
+ * left it: sent, failed (its PDF made, its mail refused) or superseded.
+ */
+export async function newLetter(
+  w: World,
+  proposalId: number,
+  state: 'sent' | 'failed' | 'superseded' = 'sent',
+): Promise<number> {
+  const now = w.ctx.clock.now();
+  const canary = w.secrets.word('letter');
+  w.secrets.add({
+    kind: 'outcome',
+    what: "a decision letter's text",
+    value: canary,
+    owner: w.owners.get(proposalId)!,
+  });
+  const subject = `Your proposal: ${canary}`;
+  const html = `<p>The committee approved your proposal: ${canary}.</p>`;
+  const storageKey = randomBytes(18).toString('base64url');
+  await w.ctx.app.files.write(
+    storageKey,
+    await letterPdf({ committeeName: 'The committee', subject, html, date: now }),
+  );
+  const [letter] = await w.ctx.app.db
+    .insert(decisionLetters)
+    .values({
+      proposalId,
+      decisionVersion: 1,
+      lettersVersion: 0,
+      outcome: 'approved',
+      subject,
+      bodyText: `The committee approved your proposal: ${canary}.`,
+      bodyHtml: html,
+      storageKey,
+      state,
+      error: state === 'failed' ? 'The mail server refused it.' : null,
+      createdAt: now,
+      sentAt: state === 'sent' ? now : null,
+    })
+    .returning({ id: decisionLetters.id });
+  return letter!.id;
+}
+
+/**
  * The world: two committees, the forms, a call open for submission, two in their review
- * period (one open to all members) and one closed (all of the committee the rows act on),
+ * period (one open to all members), one closed and one closed with its decisions released
+ * (all of the committee the rows act on),
  * a call of the other committee, and in each a submitted proposal and a draft with their secrets, so every
  * list has something to leak.
  */
@@ -454,11 +540,19 @@ export async function createWorld(options: TestAppOptions = {}): Promise<World> 
       reviewOpenToMembers: true,
     },
     closedCall: { id: 0, committeeId: committee.id, reviewing: false, closed: true },
+    releasedCall: {
+      id: 0,
+      committeeId: committee.id,
+      reviewing: false,
+      closed: true,
+      released: true,
+    },
     otherCall: { id: 0, committeeId: otherCommittee.id, reviewing: false, closed: false },
     formName: formName.id,
     form: (await makeForm(app, formName.id)).id,
     admin: { id: adminUser.id, isAdmin: true },
     secrets: new SecretRegistry(),
+    owners: new Map(),
   };
   w.call.id = await newCall(w);
   // Submission [-9 d, -1 d), review [-1 d, +6 d).
@@ -469,8 +563,14 @@ export async function createWorld(options: TestAppOptions = {}): Promise<World> 
     .update(calls)
     .set({ closed: true, closedAt: ctx.clock.now() })
     .where(eq(calls.id, w.closedCall.id));
+  w.releasedCall.id = await newCall(w, 60);
+  await app.db
+    .update(calls)
+    .set({ closed: true, closedAt: ctx.clock.now(), decisionsReleasedAt: ctx.clock.now() })
+    .where(eq(calls.id, w.releasedCall.id));
   w.otherCall.id = await newCall(w, 0, otherCommittee.id);
-  for (const call of [w.call, w.reviewCall, w.openReviewCall, w.closedCall, w.otherCall]) {
+  const everyCall = [w.call, w.reviewCall, w.openReviewCall, w.closedCall, w.releasedCall];
+  for (const call of [...everyCall, w.otherCall]) {
     await seedProposal(w, { call, stateVal: 1, canaryCollaborator: true });
     await seedProposal(w, { call, stateVal: 0, canaryCollaborator: true });
   }
