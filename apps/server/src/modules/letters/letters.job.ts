@@ -1,7 +1,10 @@
 import { isDeletedAccountEmail } from '@merit/domain';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { decisionLetters } from '../../db/schema.js';
+import { enqueueJob } from '../../platform/data/jobs.js';
 import type { App } from '../../platform/http/app-types.js';
+import { SEND_MAIL_JOB } from '../../platform/io/mail-job.js';
+import type { Mail } from '../../platform/io/mailer.js';
 import { newStorageKey } from '../files/files-access.js';
 import { letterForJob, recipientsOf } from './letters.queries.js';
 import { SEND_LETTER_JOB, type SendLetter } from './letters.service.js';
@@ -11,9 +14,10 @@ import { SEND_LETTER_JOB, type SendLetter } from './letters.service.js';
  * files are, and mails the letter to the proposal's author with its collaborators in copy,
  * once. Several app processes share the jobs, and a job may run again (a retry, or a
  * failed letter queued again by a chair while its first job still waits to retry): the
- * letter's row decides. The mail is sent inside the transaction that moves the letter
- * from queued (or failed) to sent, `UPDATE ... WHERE state IN ('queued', 'failed')`, whose
- * row lock makes any other run of it wait and then find it sent, so it sends nothing.
+ * letter's row decides. The mail is queued in the transaction that moves the letter from
+ * queued (or failed) to sent, `UPDATE ... WHERE state IN ('queued', 'failed')`, whose row
+ * lock makes any other run of it wait and then find it sent, so it queues nothing. A
+ * letter that failed is one whose PDF could not be made or stored.
  */
 
 const SENDABLE = ['queued', 'failed'] as const;
@@ -62,13 +66,21 @@ export function registerLetterJob(app: App): void {
         );
         const [first, ...copies] = addresses;
         if (!first) return;
-        await app.mailer.send({
-          to: first,
-          ...(copies.length ? { cc: copies } : {}),
-          subject: letter.subject,
-          text: letter.bodyText,
-          html: letter.bodyHtml,
-        });
+        // Queued in the transaction that marks it sent, as every mail is (ARCHITECTURE.md
+        // "Mail after commit"): it goes out once that commits, retried by the mail job, and
+        // no transaction waits on the mail server.
+        await enqueueJob(
+          tx,
+          SEND_MAIL_JOB,
+          {
+            to: first,
+            ...(copies.length ? { cc: copies } : {}),
+            subject: letter.subject,
+            text: letter.bodyText,
+            html: letter.bodyHtml,
+          } satisfies Mail,
+          now,
+        );
       });
     } catch (error) {
       // The chairs see why; the runner tries it again later (jobs.ts), and a chair may too.
