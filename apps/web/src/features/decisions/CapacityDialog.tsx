@@ -24,7 +24,7 @@ import { LoadFailedView } from '../../components/LoadFailedView';
 import { LoadingView } from '../../components/LoadingView';
 import { useNotify } from '../../components/notifications/notification-context';
 import { StaleReloadAlert } from '../drafts/StaleReloadAlert';
-import { isStale, staleCurrent } from '../drafts/stale';
+import { isStale, saveErrorMessages, staleCurrent } from '../drafts/stale';
 import { NOT_A_NUMBER } from './decision-form';
 import {
   callCapacityQuery,
@@ -158,12 +158,7 @@ function CapacityForm({
 
   const server = isApiError(save.error, 400) ? (save.error.body.fields ?? {}) : undefined;
   const messagesAt = (path: string) => [...(problems.get(path) ?? []), ...(server?.[path] ?? [])];
-  const topErrors =
-    save.isError && !isStale(save.error)
-      ? server
-        ? [save.error.message]
-        : errorMessages(save.error)
-      : [];
+  const topErrors = saveErrorMessages(save.isError ? save.error : null, server ? [] : null, null);
 
   return (
     <>

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { isApiError, type ApiError } from '../../api/client';
+import { errorMessages, isApiError, type ApiError } from '../../api/client';
 import { loadContract, type SchemaPicker } from '../../api/contract';
 
 /**
@@ -20,4 +20,23 @@ export async function staleCurrent<S extends z.ZodType>(
   if (!isStale(error)) return null;
   const parsed = schema(await loadContract()).safeParse(error.body.current);
   return parsed.success ? parsed.data : null;
+}
+
+/**
+ * The messages above an editor of a whole set (reminders, capacities, letter templates)
+ * after Save: none for a stale save (its alert says it), the server's detail and the
+ * problems its fields did not name for a 400 (`unplaced`), any other error as it is; and
+ * before an answer, `needChanges` once Save was tried with problems in the fields.
+ */
+export function saveErrorMessages(
+  error: unknown,
+  unplaced: readonly string[] | null,
+  needChanges: string | null,
+): string[] {
+  if (error) {
+    if (isStale(error)) return [];
+    if (unplaced && isApiError(error)) return [error.message, ...unplaced];
+    return errorMessages(error);
+  }
+  return needChanges ? [needChanges] : [];
 }

@@ -16,7 +16,7 @@ import { PageHeading } from '../../components/PageHeading';
 import { SearchParamTabs } from '../../components/SearchParamTabs';
 import { useCall } from '../calls/calls.api';
 import { StaleReloadAlert } from '../drafts/StaleReloadAlert';
-import { isStale, staleCurrent } from '../drafts/stale';
+import { isStale, saveErrorMessages, staleCurrent } from '../drafts/stale';
 import { useLeavePrompt } from '../proposals/editor/use-leave-prompt';
 import { LetterPreviewPanel } from './LetterPreviewPanel';
 import {
@@ -158,15 +158,11 @@ function LettersTabs({ call, saved, letters }: LettersTabsProps) {
     if (valid) save.mutate();
   };
 
-  const topErrors = save.isError
-    ? isStale(save.error)
-      ? []
-      : server
-        ? [save.error.message, ...server.rest]
-        : errorMessages(save.error)
-    : checked && !valid
-      ? [lettersTexts.needChanges]
-      : [];
+  const topErrors = saveErrorMessages(
+    save.isError ? save.error : null,
+    server ? server.rest : null,
+    checked && !valid ? lettersTexts.needChanges : null,
+  );
 
   return (
     <>

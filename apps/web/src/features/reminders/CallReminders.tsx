@@ -22,7 +22,7 @@ import { PageHeading } from '../../components/PageHeading';
 import { useConfirm } from '../../components/use-confirm';
 import { useCall } from '../calls/calls.api';
 import { StaleReloadAlert } from '../drafts/StaleReloadAlert';
-import { isStale, staleCurrent } from '../drafts/stale';
+import { isStale, saveErrorMessages, staleCurrent } from '../drafts/stale';
 import { useLeavePrompt } from '../proposals/editor/use-leave-prompt';
 import {
   draftErrors,
@@ -153,15 +153,11 @@ function RemindersForm({ callId, saved, canEdit }: RemindersFormProps) {
     if (valid) save.mutate();
   };
 
-  const topErrors = save.isError
-    ? isStale(save.error)
-      ? []
-      : server
-        ? [save.error.message, ...server.rest]
-        : errorMessages(save.error)
-    : checked && !valid
-      ? ['Some reminders need changes: see the fields marked below.']
-      : [];
+  const topErrors = saveErrorMessages(
+    save.isError ? save.error : null,
+    server ? server.rest : null,
+    checked && !valid ? 'Some reminders need changes: see the fields marked below.' : null,
+  );
 
   return (
     <>
