@@ -50,6 +50,8 @@ const FIGURES: Record<string, () => Promise<{ run: Figure }>> = {
   g: () => import('./figures/g-assignment.js'),
   // Issue 28: the chair's review progress and the reminders' sweep on the 10,000-proposal call.
   h: () => import('./figures/h-progress.js'),
+  // Issue 29: the Ranking page, one award edit and releasing letters, on a closed copy of the call.
+  i: () => import('./figures/i-decisions.js'),
 };
 
 const FIRST_PAGE_JS_BUDGET_BYTES = 200 * 1000;
@@ -235,8 +237,8 @@ const withBundle = wanted('bundle') && !options['skip-bundle'];
 const letters = Object.keys(FIGURES).filter(wanted);
 // The compiled server, and the built web app it serves; the browser needs Debian's Chromium.
 // The API figures need only the server, which starting it builds when it is stale.
-// Figures (d), (e), (f) and (h) load the web app in the browser.
-const inBrowser = letters.some((letter) => ['d', 'e', 'f', 'h'].includes(letter));
+// Figures (d), (e), (f), (h) and (i) load the web app in the browser.
+const inBrowser = letters.some((letter) => ['d', 'e', 'f', 'h', 'i'].includes(letter));
 if (withStartup || withBundle || inBrowser) runScript('scripts/ensure-built.mjs');
 if (withBundle || inBrowser) runScript('scripts/ensure-chromium.mjs', '--headless-shell');
 

@@ -1,11 +1,12 @@
 import type {
   CallCapacity,
   CallRanking,
+  DecisionSaved,
   OutcomesFromLineAnswer,
   ProposalDecision,
   ProposalDetail,
 } from '@merit/contract';
-import { decisionMessages, type Outcome } from '@merit/domain';
+import { decisionMessages, withAwarded, type Outcome } from '@merit/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -116,7 +117,11 @@ describe('who may set outcomes and awards', () => {
       requested: { Parkes: { hours: 100 } },
       decidedAt: ctx.clock.now().toISOString(),
       decidedBy: 'Carla Chair',
-    } satisfies ProposalDecision);
+      // Nothing is awarded in the call yet.
+      awarded: {},
+      // Before the release no letter is owed.
+      letterDue: false,
+    } satisfies DecisionSaved);
     // Admins count as chairs.
     const byAdmin = await saveDecision(adam, w.ids.transits, decisionBody('approved', 0));
     expect(byAdmin.statusCode, byAdmin.body).toBe(200);
@@ -231,12 +236,24 @@ describe('capacities', () => {
   it('are the chairs’: what the proposals ask for, none entered yet', async () => {
     const res = await w.people.cleo.call('GET', capacityUrl());
     expect(res.statusCode, res.body).toBe(200);
+    const noCapacity = {
+      capacity: null,
+      firstBelow: null,
+      oversubscription: null,
+      awardedShare: null,
+      overAwarded: false,
+    };
     expect(res.json()).toEqual({
       capacity: {},
       version: 0,
       asked: [
         { facility: 'ATCA', field: 'hours' },
         { facility: 'Parkes', field: 'hours' },
+      ],
+      // Cleo's totals leave out Galaxy, which she is conflicted on; Pulsar has 60 h.
+      lines: [
+        { facility: 'ATCA', field: 'hours', requested: 12, awarded: 0, ...noCapacity },
+        { facility: 'Parkes', field: 'hours', requested: 230, awarded: 60, ...noCapacity },
       ],
     } satisfies CallCapacity);
     for (const who of [w.people.rita, w.people.ada]) {
@@ -259,6 +276,10 @@ describe('capacities', () => {
     const saved = await carla.call('PUT', capacityUrl(), { capacity, version: 0 });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json()).toMatchObject({ capacity, version: 1 });
+    // The answer's totals are against the new capacities at once.
+    expect((saved.json() as CallCapacity).lines).toContainEqual(
+      expect.objectContaining({ facility: 'Parkes', capacity: 200, requested: 260 }),
+    );
     const late = await cleo.call('PUT', capacityUrl(), {
       capacity: { Parkes: { hours: 1 } },
       version: 0,
@@ -330,6 +351,16 @@ describe('the ranking', () => {
     });
     expect(ranking.capacityVersion).toBe(1);
     expect(ranking.proposalTypes.map((t) => t.name)).toEqual(['Radio', 'Optical']);
+  });
+
+  it('has the same lines in the capacities’ answer, without its rows, for each reader', async () => {
+    for (const who of [w.people.carla, w.people.cleo]) {
+      const res = await who.call('GET', `/calls/${w.callId}/capacity/`);
+      expect(res.statusCode, res.body).toBe(200);
+      const { lines } = res.json() as CallCapacity;
+      expect(lines, who.user.username).toEqual((await rankingOf(who)).lines);
+      expect(JSON.stringify(res.json())).not.toContain('Pulsar');
+    }
   });
 
   it('leaves out what the reader is conflicted on, counting it, and adds nothing of it up', async () => {
@@ -505,6 +536,36 @@ describe('outcomes from the line', () => {
     const refused = await fromLine(w.people.rita, 1, true);
     expect(refused.statusCode).toBe(403);
   });
+
+  it('answers a saved award with what the reader’s ranking is awarded, as its lines add it up', async () => {
+    // Cleo is conflicted on Galaxy: her totals leave its 30 hours out, Carla's count them.
+    // Carla last: the decision is hers again, as the tests after this one read it.
+    for (const [who, parkes] of [
+      [w.people.cleo, 60],
+      [w.people.carla, 60 + 30],
+    ] as const) {
+      const before = await rankingOf(who);
+      const row = rowOf(before, w.ids.pulsar);
+      expect(row.decide).toBe(true);
+      const res = await saveDecision(
+        who,
+        w.ids.pulsar,
+        decisionBody('approved', row.version, { Parkes: { hours: 59 } }),
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      const { awarded, version } = res.json() as DecisionSaved;
+      expect(awarded.Parkes, who.user.username).toEqual({ hours: parkes - 1 });
+      const after = await rankingOf(who);
+      expect(withAwarded(before.lines, awarded)).toEqual(after.lines);
+      // Back as it was, for the tests after this one.
+      const back = await saveDecision(
+        who,
+        w.ids.pulsar,
+        decisionBody('approved', version, { Parkes: { hours: 60 } }),
+      );
+      expect((back.json() as DecisionSaved).awarded.Parkes).toEqual({ hours: parkes });
+    }
+  });
 });
 
 describe('what the applicants read', () => {
@@ -536,7 +597,7 @@ describe('what the applicants read', () => {
     expect(closed.statusCode, closed.body).toBe(200);
   });
 
-  it('once released: the outcome, the awards and the letter sent, no notes nor requests', async () => {
+  it('once released: the outcome, the awards beside the request and the letter sent, no notes', async () => {
     const { ada, col, carla } = w.people;
     await ctx.app.db
       .update(calls)
@@ -568,6 +629,7 @@ describe('what the applicants read', () => {
     expect(seen).toEqual({
       outcome: 'approved',
       awards: { Parkes: { hours: 40 } },
+      requested: { Parkes: { hours: 30 } },
       version: galaxy.version,
       letter: {
         id: sent!.id,
@@ -589,8 +651,23 @@ describe('what the applicants read', () => {
     expect((await detailOf(col, w.ids.halos)).decision).toEqual({
       outcome: 'waitlisted',
       awards: {},
+      requested: { ATCA: { hours: 12 }, Parkes: { hours: 80 } },
       version: expect.any(Number),
       letter: null,
     });
+
+    // A chair's change now owes the applicants a letter of it; clearing the outcome does not.
+    const changed = await saveDecision(
+      carla,
+      w.ids.halos,
+      decisionBody('declined', (await storedDecision(w.ids.halos))!.version),
+    );
+    expect(changed.json()).toMatchObject({ outcome: 'declined', letterDue: true });
+    const cleared = await saveDecision(
+      carla,
+      w.ids.halos,
+      decisionBody(null, (await storedDecision(w.ids.halos))!.version),
+    );
+    expect(cleared.json()).toMatchObject({ outcome: null, letterDue: false });
   });
 });

@@ -65,7 +65,8 @@ export type LetterSummary = z.infer<typeof letterSummary>;
 /**
  * A proposal's decision as its readers see it (`abilities.viewOutcome`): in the proposal's
  * detail as `decision`, and the answer of POST /proposals/{proposalId}/decision/. Chairs
- * see `awardNotes`, `requested` and who decided; its applicants only what was decided.
+ * also see `awardNotes` and who decided; its applicants what was decided beside what they
+ * asked for.
  */
 export const proposalDecision = z
   .object({
@@ -75,32 +76,33 @@ export const proposalDecision = z
     version: z.number().int(),
     /** The letter the applicants read: the latest not superseded; null before release. */
     letter: letterSummary.nullable(),
+    /** What it asks for: the awards' defaults and limits, and the letter's awards table. */
+    requested: resourceValues,
     /** Chairs only. */
     awardNotes: awardNotes.optional(),
-    /** Chairs only: what it asks for, the awards' defaults and limits. */
-    requested: resourceValues.optional(),
     decidedAt: dateTime.nullable().optional(),
     decidedBy: z.string().nullable().optional(),
   })
   .meta({ id: 'ProposalDecision' });
 export type ProposalDecision = z.infer<typeof proposalDecision>;
 
-/** GET /calls/{callId}/capacity/: each facility's capacity per data field, and the version. */
-export const callCapacity = z
-  .object({
-    capacity: resourceValues,
-    version: z.number().int(),
-    /** The facilities and fields the call's proposals ask for, to offer in the editor. */
-    asked: z.array(z.object({ facility: z.string(), field: z.string() })),
+/**
+ * The answer of POST /proposals/{proposalId}/decision/: the decision saved, and what the
+ * call's ranking (as the chair ranks it) is awarded now per facility and data field, from
+ * which the Ranking page updates its totals (the domain's `withAwarded`) without loading
+ * every row again.
+ */
+export const decisionSaved = proposalDecision
+  .extend({
+    awarded: resourceValues,
+    /**
+     * Saved after the call's decisions were released, with an outcome: its letter (its
+     * first, or a corrected one) is owed; POST /calls/{callId}/letters/send/ sends it.
+     */
+    letterDue: z.boolean(),
   })
-  .meta({ id: 'CallCapacity' });
-export type CallCapacity = z.infer<typeof callCapacity>;
-
-/** PUT /calls/{callId}/capacity/: the whole set from `version` (a field left out has none). */
-export const capacitySave = z
-  .object({ capacity: resourceValues, version: z.number().int().min(0) })
-  .strict();
-export type CapacitySave = z.infer<typeof capacitySave>;
+  .meta({ id: 'DecisionSaved' });
+export type DecisionSaved = z.infer<typeof decisionSaved>;
 
 /** One facility's data field down the ranking (the domain's `FieldLine`). */
 export const rankingLine = z.object({
@@ -116,6 +118,28 @@ export const rankingLine = z.object({
   overAwarded: z.boolean(),
 });
 export type RankingLineBody = z.infer<typeof rankingLine>;
+
+/** GET /calls/{callId}/capacity/: each facility's capacity per data field, and the version. */
+export const callCapacity = z
+  .object({
+    capacity: resourceValues,
+    version: z.number().int(),
+    /** The facilities and fields the call's proposals ask for, to offer in the editor. */
+    asked: z.array(z.object({ facility: z.string(), field: z.string() })),
+    /**
+     * The ranking's lines (as GET .../ranking/ has them, without its rows): what is asked
+     * for and awarded against each capacity, for a summary that need not load the ranking.
+     */
+    lines: z.array(rankingLine),
+  })
+  .meta({ id: 'CallCapacity' });
+export type CallCapacity = z.infer<typeof callCapacity>;
+
+/** PUT /calls/{callId}/capacity/: the whole set from `version` (a field left out has none). */
+export const capacitySave = z
+  .object({ capacity: resourceValues, version: z.number().int().min(0) })
+  .strict();
+export type CapacitySave = z.infer<typeof capacitySave>;
 
 /** One proposal in the ranking. */
 export const rankingRow = z.object({

@@ -53,7 +53,10 @@ ${PERSONAS.map((p) => `| ${p} | ${PERSONA_DESCRIPTIONS[p]} |`).join('\n')}
 
 Each answer, body and headers (a PDF's text too), is searched for canaries, distinctive
 strings seeded in the data, that the caller may not see. Every proposal a row makes carries a canary decision summary, and once submitted a review by
-a canary reviewer: a comment, a score, and the reviewer's name, email and user id. An author
+a canary reviewer: a comment, a score, and the reviewer's name, email and user id, and a canary
+decision: an outcome awarding a canary facility a canary amount, with a canary note. The rows of
+the letters' routes add decision letters (sent, failed or superseded) whose text and PDF carry a
+canary. An author
 or collaborator made for it has a canary email. A submitted proposal and a draft with
 canaries sit in each call too: one open for submission, two in their review period (one of
 them open to all members), one closed, and one of the other committee. By the spec (section 6) and ARCHITECTURE.md
@@ -67,6 +70,10 @@ them open to all members), one closed, and one of the other committee. By the sp
 - A decision summary: to its author and collaborators once the call is closed, not before; to
   the chairs of its committee and admins but those with a conflict of interest with it; to
   nobody else.
+- An outcome, its awards and its letter: to its author and collaborators once the call is
+  closed and its chairs have released the decisions, not before; to the chairs of its committee
+  and admins but those with a conflict of interest with it; to nobody else. The notes on its
+  awards: never to its author and collaborators.
 - The emails of a proposal's people: to whoever sees the proposal (its people, the chairs of
   its committee and admins, its committee's members once it is submitted).
 - The email of a plain or deactivated user (a canary too), on no committee and no proposal: to

@@ -13,6 +13,8 @@ interface ConfirmDialogProps {
   title: string;
   children: ReactNode;
   confirmLabel: string;
+  /** "Cancel" unless the choice is a later one ("Not now"). */
+  cancelLabel?: string;
   onConfirm: () => void;
   onCancel: () => void;
   pending?: boolean;
@@ -27,6 +29,7 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel,
+  cancelLabel = 'Cancel',
   onConfirm,
   onCancel,
   pending = false,
@@ -45,7 +48,7 @@ export function ConfirmDialog({
       </DialogContent>
       <DialogActions>
         <Button onClick={onCancel} disabled={pending} autoFocus>
-          Cancel
+          {cancelLabel}
         </Button>
         <Button onClick={onConfirm} color="error" variant="contained" loading={pending}>
           {confirmLabel}

@@ -1,4 +1,4 @@
-import { Liquid, Tokenizer, TypeGuards, type FS } from 'liquidjs';
+import { Liquid, Tokenizer, TypeGuards, type FS, type Template } from 'liquidjs';
 import { facilitiesOf, facilityLabel, type ResourceValues } from '../resources/resources.js';
 import { formatAmount, OUTCOMES, type Outcome } from './outcomes.js';
 
@@ -149,6 +149,23 @@ function engine(escape: boolean): Liquid {
 const htmlEngine = engine(true);
 const textEngine = engine(false);
 
+/** Parsed templates by engine and source: a release renders thousands of letters from a few. */
+const parsed = new Map<Liquid, Map<string, Template[]>>();
+/** Sources kept per engine; past it the cache starts again (a template is cheap to parse once). */
+const PARSED_KEPT = 64;
+
+/** `source` rendered by `liquid` with `scope`, parsed once for every letter that uses it. */
+function renderSync(liquid: Liquid, source: string, scope: object): string {
+  let kept = parsed.get(liquid);
+  if (!kept) parsed.set(liquid, (kept = new Map()));
+  let templates = kept.get(source);
+  if (!templates) {
+    if (kept.size >= PARSED_KEPT) kept.clear();
+    kept.set(source, (templates = liquid.parse(source)));
+  }
+  return liquid.renderSync(templates, scope) as string;
+}
+
 /**
  * The problems with one text of a template (its subject or body): a mistake in a field or
  * a tag, a tag that is not allowed, a field that is not one of LETTER_FIELDS. Empty when
@@ -230,12 +247,9 @@ const plainValues = (values: LetterValues) => ({
  */
 export function renderLetter(template: LetterTemplate, values: LetterValues): RenderedLetter {
   const plain = plainValues(values);
-  const subject = textEngine
-    .parseAndRenderSync(template.subject, plain)
-    .replace(/\s+/g, ' ')
-    .trim();
-  const text = textEngine.parseAndRenderSync(template.body, plain);
-  const html = htmlEngine.parseAndRenderSync(`${PARAGRAPH}${htmlSource(template.body)}</div>`, {
+  const subject = renderSync(textEngine, template.subject, plain).replace(/\s+/g, ' ').trim();
+  const text = renderSync(textEngine, template.body, plain);
+  const html = renderSync(htmlEngine, `${PARAGRAPH}${htmlSource(template.body)}</div>`, {
     ...values,
     decision_summary: new TrustedHtml(values.decision_summary.html),
     awards_table: new TrustedHtml(values.awards_table.html),

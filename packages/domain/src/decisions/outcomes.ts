@@ -64,9 +64,12 @@ export const decisionMessages = {
   waitlistNegative: 'The number to waitlist cannot be negative.',
 } as const;
 
+/** One formatter for every amount: `toLocaleString` with options makes a new one each call. */
+const amounts = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 });
+
 /** An amount as the screens and letters write it: up to two decimals, with separators. */
 export function formatAmount(amount: number): string {
-  return amount.toLocaleString('en-GB', { maximumFractionDigits: 2 });
+  return amounts.format(amount);
 }
 
 /** One problem with an award, named by where it is: `awards.<facility>.<field>` or `awardNotes.<facility>`. */

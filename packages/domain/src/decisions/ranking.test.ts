@@ -5,6 +5,7 @@ import {
   outcomesFromLine,
   rankOrder,
   rankProposals,
+  withAwarded,
   type RankingInput,
 } from './ranking.js';
 
@@ -160,6 +161,33 @@ describe('rankProposals: running totals and the line', () => {
     const [line] = ranking.lines;
     expect(line).toMatchObject({ awarded: 210, overAwarded: true });
     expect(line!.awardedShare).toBeCloseTo(1.05);
+  });
+});
+
+describe('withAwarded: the lines after an award is saved', () => {
+  const rows = (awardA: number) => [
+    row('a', 2, { T: { n: 100, h: 4 } }, { outcome: 'approved', awards: { T: { n: awardA } } }),
+    row('b', 1, { T: { n: 100 }, U: { n: 5 } }, { outcome: 'approved', awards: { U: { n: 5 } } }),
+  ];
+  const capacity = { T: { n: 150 }, U: { n: 0 } };
+
+  it('gives the lines the whole ranking would give with the new awards', () => {
+    const before = rankProposals(rows(100), capacity).lines;
+    const after = rankProposals(rows(160), capacity).lines;
+    expect(withAwarded(before, { T: { n: 160 }, U: { n: 5 } })).toEqual(after);
+    expect(after.find((l) => l.facility === 'T' && l.field === 'n')).toMatchObject({
+      awarded: 160,
+      overAwarded: true,
+    });
+  });
+
+  it('counts a field absent from the totals as nothing awarded, below capacity again', () => {
+    const before = rankProposals(rows(160), capacity).lines;
+    const lines = withAwarded(before, {});
+    expect(lines.map((l) => l.awarded)).toEqual([0, 0, 0]);
+    expect(lines.map((l) => l.overAwarded)).toEqual([false, false, false]);
+    // No share of a capacity of 0, as rankProposals has none.
+    expect(lines.find((l) => l.facility === 'U')!.awardedShare).toBeNull();
   });
 });
 

@@ -11,9 +11,9 @@ import { currentLetterOf, decisionOf, requestedOf } from './decisions.queries.js
 
 /**
  * A proposal's `decision` for its page, for whoever may read it (`proposal.viewOutcome`):
- * its chairs with the notes, what it asks for and who decided; its author and
- * collaborators, once the decisions of the closed call are released, only the outcome,
- * the awards and a letter that is queued or sent. Nothing at all for anyone else.
+ * its chairs with the notes and who decided; its author and collaborators, once the
+ * decisions of the closed call are released, only the outcome, the awards beside what
+ * they asked for, and a letter that is queued or sent. Nothing at all for anyone else.
  */
 export async function decisionFactsOf(
   work: ReadWork,
@@ -26,7 +26,7 @@ export async function decisionFactsOf(
   const [row, letter, requested] = await Promise.all([
     decisionOf(tx, id),
     currentLetterOf(tx, id, applicant),
-    applicant ? undefined : requestedOf(tx, id),
+    requestedOf(tx, id),
   ]);
-  return { decision: presentDecision(row, letter, requested ? { requested } : null) };
+  return { decision: presentDecision(row, letter, requested, !applicant) };
 }

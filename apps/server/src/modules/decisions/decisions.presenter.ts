@@ -27,27 +27,29 @@ export const presentLetter = (letter: LetterRow | undefined): LetterSummary | nu
     : null;
 
 /**
- * A proposal's decision: what was decided and its letter for everyone who may read it;
- * with `chair`, also the notes, what it asks for and who decided when. Before the first
- * save it has no outcome, no awards and version 0.
+ * A proposal's decision: what was decided, what it asks for (the applicants' own answers,
+ * for the awards beside them) and its letter for everyone who may read it; for its
+ * chairs, also the notes and who decided when. Before the first save it has no outcome,
+ * no awards and version 0.
  */
 export function presentDecision(
   row: { decision: DecisionRow; decidedByName: string | null } | undefined,
   letter: LetterRow | undefined,
-  chair: { requested: ResourceValues } | null,
+  requested: ResourceValues,
+  forChair: boolean,
 ): ProposalDecision {
   const decision = row?.decision;
   const shown: ProposalDecision = {
     outcome: decision?.outcome ?? null,
     awards: decision?.awards ?? {},
+    requested,
     version: decision?.version ?? 0,
     letter: presentLetter(letter),
   };
-  if (!chair) return shown;
+  if (!forChair) return shown;
   return {
     ...shown,
     awardNotes: decision?.awardNotes ?? {},
-    requested: chair.requested,
     decidedAt: decision?.decidedAt?.toISOString() ?? null,
     decidedBy: decision?.decidedAt ? (row?.decidedByName ?? null) : null,
   };
@@ -62,11 +64,15 @@ export const auditedDecision = (
   awardNotes: decision?.awardNotes ?? {},
 });
 
-/** GET /calls/{callId}/capacity/: the capacities, their version, and each facility and field asked for. */
+/**
+ * GET /calls/{callId}/capacity/: the capacities, their version, each facility and field
+ * asked for, and the ranking's lines against them.
+ */
 export const presentCapacity = (
   capacity: ResourceValues,
   version: number,
   totals: ResourceValues,
+  lines: Ranking['lines'],
 ): CallCapacity => ({
   capacity,
   version,
@@ -75,6 +81,7 @@ export const presentCapacity = (
       .sort()
       .map((field) => ({ facility, field })),
   ),
+  lines,
 });
 
 /** A ranked row, with whether the reader may set its outcome. */

@@ -97,8 +97,11 @@ export async function currentLetterOf(
 /** Per proposal, what it asks of each facility (`resourceValues` of its entries). */
 export function requestsOf(entries: readonly ResourceEntryRow[]): Map<number, ResourceValues> {
   const byProposal = new Map<number, ResourceEntryRow[]>();
-  for (const entry of entries)
-    byProposal.set(entry.proposalId, [...(byProposal.get(entry.proposalId) ?? []), entry]);
+  for (const entry of entries) {
+    const rows = byProposal.get(entry.proposalId);
+    if (rows) rows.push(entry);
+    else byProposal.set(entry.proposalId, [entry]);
+  }
   return new Map([...byProposal].map(([id, rows]) => [id, resourceValues(rows)]));
 }
 
@@ -222,6 +225,35 @@ export async function rankingSourceOf(
       rankedBy: row.decision?.rankReason ? row.rankedBy : null,
     })),
   };
+}
+
+/**
+ * What the reader's ranking of the call is awarded, per facility and data field: the sum
+ * of the awards of the proposals `rankingSourceOf` reads for them (submitted, not their
+ * team's, no enforced conflict), as `rankProposals` adds them into its lines. One
+ * aggregate query, however many proposals: what a saved award answers.
+ */
+export async function awardedOf(
+  tx: Tx,
+  call: CallRow,
+  reader: CommitteeActor,
+): Promise<ResourceValues> {
+  const result = await tx.execute(sql`
+    select f."key" as "facility", a."key" as "field", sum((a."value")::float8) as "amount"
+    from ${proposals}
+    join ${proposalDecisions} d on d."proposal_id" = ${proposals.id}
+    cross join lateral jsonb_each(d."awards") f
+    cross join lateral jsonb_each(f."value") a
+    where ${proposals.callId} = ${call.id} and ${proposals.stateVal} >= 1
+      and jsonb_typeof(a."value") = 'number'
+      and not (${ownSql(reader.id)} or ${conflictedSql(reader.id, call)})
+    group by 1, 2`);
+  const awarded: ResourceValues = {};
+  for (const row of (
+    result as unknown as { rows: { facility: string; field: string; amount: unknown }[] }
+  ).rows)
+    (awarded[row.facility] ??= {})[row.field] = Number(row.amount);
+  return awarded;
 }
 
 /** Each author's extension windows on the call, by user: what says when submission closed for each proposal. */

@@ -3,6 +3,7 @@ import type {
   CallRanking,
   CapacitySave,
   DecisionSave,
+  DecisionSaved,
   OutcomesFromLineAnswer,
   OutcomesFromLineRequest,
   ProposalDecision,
@@ -15,6 +16,7 @@ import {
   capacityProblems,
   decide,
   decisionMessages,
+  decisionsReleased,
   defaultAwards,
   keyBetween,
   orderKeyOf,
@@ -44,6 +46,7 @@ import {
 } from './decisions.presenter.js';
 import {
   authorWindowsOf,
+  awardedOf,
   capacityOf,
   currentLetterOf,
   decisionOf,
@@ -92,7 +95,7 @@ async function chairsDecision(work: Work, proposalId: number): Promise<ProposalD
   const row = await decisionOf(work.tx, proposalId);
   const letter = await currentLetterOf(work.tx, proposalId, false);
   const requested = await requestedOf(work.tx, proposalId);
-  return presentDecision(row, letter, { requested });
+  return presentDecision(row, letter, requested, true);
 }
 
 /** Notes kept: trimmed, and only those that say something. */
@@ -105,18 +108,20 @@ const keptNotes = (notes: Record<string, string>) =>
 
 /**
  * POST /proposals/{proposalId}/decision/ (`proposal.decide`): the outcome and awards from
- * `version`. Awards are checked against what the proposal asks for (`awardProblems`); an
+ * `version`, answered with what the chair's ranking of the call is awarded now (`awardedOf`,
+ * one aggregate: the Ranking page's totals, without ranking every proposal again). Awards are checked against what the proposal asks for (`awardProblems`); an
  * outcome that awards nothing keeps no awards and no notes. 409 `stale` with the decision
  * as saved when another chair saved it since. A change after the decisions were released
- * is saved like any other: whether to send a corrected letter is the letters page's.
+ * is saved like any other, answered with `letterDue`: the chair is asked whether to send
+ * its letter now (its first, or a corrected one), which the Letters page offers otherwise.
  */
 export async function saveDecision(
   work: Work,
   proposalId: number,
   input: DecisionSave,
-): Promise<ProposalDecision> {
+): Promise<DecisionSaved> {
   const { tx, actor, now } = work;
-  const { proposal } = await loadFor(work, 'proposal.decide', proposalId, true);
+  const { proposal, call } = await loadFor(work, 'proposal.decide', proposalId, true);
   const current = await decisionOf(tx, proposal.id);
   const requested = await requestedOf(tx, proposal.id);
   const staleError = async () =>
@@ -143,17 +148,29 @@ export async function saveDecision(
     before: auditedDecision(current?.decision),
     after: auditedDecision(write),
   });
-  return chairsDecision(work, proposal.id);
+  const decision = await chairsDecision(work, proposal.id);
+  return {
+    ...decision,
+    awarded: await awardedOf(tx, call, actor),
+    // A letter is of the outcome's version: after the release, any save with an outcome owes one.
+    letterDue: decisionsReleased(call) && write.outcome !== null,
+  };
 }
 
 // --- Capacities ------------------------------------------------------------------------
 
+/**
+ * The capacities with the ranking's lines: the reader's ranking (`rankingSourceOf`, as the
+ * Ranking page's), of which only the totals are answered.
+ */
 async function capacityAnswer(work: ReadWork, call: CallRow): Promise<CallCapacity> {
-  const [capacity, { totals }] = await runAll(inTransaction(work), [
+  const [capacity, { totals }, source] = await runAll(inTransaction(work), [
     () => capacityOf(work.tx, call.id),
     () => resourceTotalsOf(work.tx, call.id),
+    () => rankingSourceOf(work.tx, call, work.actor, inTransaction(work)),
   ]);
-  return presentCapacity(capacity, call.capacityVersion, totals);
+  const { lines } = rankProposals(source.rows, capacity);
+  return presentCapacity(capacity, call.capacityVersion, totals, lines);
 }
 
 /**

@@ -217,7 +217,7 @@ export async function fileForDownload(
 
 /**
  * A single-use link, valid for a minute, to a file, a proposal's PDF or a decision
- * letter's PDF (letters.service.ts `letterForDownload` says who may have it), for a caller who
+ * letter's PDF (letters-access.ts `letterForDownload` says who may have it), for a caller who
  * may download it now; the link checks again when it is used.
  */
 export async function downloadTicketFor(

@@ -14,7 +14,9 @@ import type { LetterRow } from './letters.queries.js';
 /**
  * A letter for its PDF's download: not superseded, its PDF made, of a proposal whose
  * outcome the caller may read (`proposal.viewOutcome`); its applicants only one that is
- * sent or on its way (not a failed one). Anything else is the same 404.
+ * sent or on its way (not a failed one). A letter that is missing, superseded, without
+ * its PDF yet, or failed (to its applicants) is the same 404; a caller who may not read
+ * the outcome gets the policy's refusal, as for a proposal's files.
  */
 export async function letterForDownload(work: ReadWork, letterId: number): Promise<LetterRow> {
   const [letter] = await work.tx

@@ -17,7 +17,9 @@ import { errorMessages, isApiError } from '../../api/client';
 import { ErrorList } from '../../components/ErrorList';
 import { useNotify } from '../../components/notifications/notification-context';
 import { isStale, staleCurrent } from '../drafts/stale';
-import { refreshDecisions, saveDecision } from './decisions.api';
+import { letterKeys } from '../letters/letters.api';
+import { LetterDueDialog } from './LetterDueDialog';
+import { applySavedDecision, refreshDecisions, saveDecision } from './decisions.api';
 import {
   aboveRequest,
   awardFields,
@@ -67,7 +69,9 @@ interface Theirs {
  * editor in a Ranking row and on the proposal's page. A new outcome is saved at once (one
  * that awards starts from what was asked for); changed awards with Save. Each save names
  * the version it started from: when another chair saved first, theirs is shown and the
- * chair's own stays in the fields, to be saved again over theirs or changed.
+ * chair's own stays in the fields, to be saved again over theirs or changed. A save after
+ * the decisions were released outdates the proposal's letter: the chair is asked at once
+ * whether to send the corrected one.
  */
 export function DecisionEditor({
   proposalId,
@@ -83,6 +87,8 @@ export function DecisionEditor({
   const [base, setBase] = useState(saved);
   const [draft, setDraft] = useState(() => draftOf(saved, requested));
   const [theirs, setTheirs] = useState<Theirs | null>(null);
+  // After the release: the letter this save owes, a corrected one when one went out before.
+  const [letterDue, setLetterDue] = useState<{ corrects: boolean } | null>(null);
 
   const dirty = !sameDecision(draft, draftOf(base, requested), requested);
   // Saved elsewhere (another chair, another tab) while nothing was changed here: show it.
@@ -106,7 +112,12 @@ export function DecisionEditor({
       setDraft(draftOf(now, requested));
       setTheirs(null);
       notify(`The decision on ${name} has been saved.`);
-      void refreshDecisions(queryClient, callId, proposalId);
+      void applySavedDecision(queryClient, callId, proposalId, answer);
+      // After the release the Letters page lists the change; a letter is owed unless the
+      // outcome was cleared.
+      if (answer.letter !== null || answer.letterDue)
+        void queryClient.invalidateQueries({ queryKey: letterKeys.ofCall(callId) });
+      if (answer.letterDue) setLetterDue({ corrects: answer.letter !== null });
     },
     onError: async (error) => {
       const current = await staleCurrent(error, (c) => c.proposalDecision);
@@ -295,6 +306,14 @@ export function DecisionEditor({
           )}
         </Stack>
       )}
+      <LetterDueDialog
+        open={letterDue !== null}
+        callId={callId}
+        proposalId={proposalId}
+        name={name}
+        corrects={letterDue?.corrects ?? true}
+        onClose={() => setLetterDue(null)}
+      />
     </Stack>
   );
 

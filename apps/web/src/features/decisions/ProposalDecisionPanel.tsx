@@ -61,7 +61,7 @@ export function ProposalDecisionPanel({ proposal }: { proposal: ProposalDetail }
             awardNotes: decision.awardNotes ?? {},
             version: decision.version,
           }}
-          requested={decision.requested ?? {}}
+          requested={decision.requested}
           layout="panel"
         />
       ) : (
@@ -78,12 +78,11 @@ function DecisionView({ decision }: { decision: ProposalDecision }) {
   const rows = Object.entries(decision.awards).flatMap(([facility, fields]) =>
     Object.entries(fields).map(([field, amount]) => ({ facility, field, amount })),
   );
-  // Asked for but not awarded: shown as awarded nothing, when the request is known.
-  for (const [facility, fields] of Object.entries(decision.requested ?? {}))
+  // Asked for but not awarded: shown as awarded nothing.
+  for (const [facility, fields] of Object.entries(decision.requested))
     for (const field of Object.keys(fields))
       if (!rows.some((row) => row.facility === facility && row.field === field))
         rows.push({ facility, field, amount: 0 });
-  const asked = decision.requested !== undefined;
   return (
     <Stack spacing={2}>
       <Typography>
@@ -99,7 +98,7 @@ function DecisionView({ decision }: { decision: ProposalDecision }) {
               <TableRow>
                 <TableCell>Facility</TableCell>
                 <TableCell>Field</TableCell>
-                {asked && <TableCell align="right">Asked for</TableCell>}
+                <TableCell align="right">Asked for</TableCell>
                 <TableCell align="right">Awarded</TableCell>
               </TableRow>
             </TableHead>
@@ -108,11 +107,9 @@ function DecisionView({ decision }: { decision: ProposalDecision }) {
                 <TableRow key={`${facility}\u0000${field}`}>
                   <TableCell>{facilityLabel(facility)}</TableCell>
                   <TableCell>{field}</TableCell>
-                  {asked && (
-                    <TableCell align="right">
-                      {formatAmount(decision.requested?.[facility]?.[field])}
-                    </TableCell>
-                  )}
+                  <TableCell align="right">
+                    {formatAmount(decision.requested[facility]?.[field])}
+                  </TableCell>
                   <TableCell align="right">{formatAmount(amount)}</TableCell>
                 </TableRow>
               ))}

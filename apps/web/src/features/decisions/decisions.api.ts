@@ -1,4 +1,12 @@
-import type { CapacitySave, DecisionSave, RankingMove } from '@merit/contract';
+import type {
+  CallCapacity,
+  CallRanking,
+  CapacitySave,
+  DecisionSave,
+  DecisionSaved,
+  RankingMove,
+} from '@merit/contract';
+import { withAwarded } from '@merit/domain';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../api/client';
 import { followDownloadLink } from '../files/downloads';
@@ -47,14 +55,15 @@ export function saveCapacity(callId: number, body: CapacitySave) {
 }
 
 /**
- * POST /proposals/{id}/decision/: its outcome and awards from `version`; 409 `stale` with
- * the decision saved now, 400 with `fields` keyed `awards.<facility>.<field>`.
+ * POST /proposals/{id}/decision/: its outcome and awards from `version`, answered with the
+ * call's awarded totals; 409 `stale` with the decision saved now, 400 with `fields` keyed
+ * `awards.<facility>.<field>`.
  */
 export function saveDecision(proposalId: number, body: DecisionSave) {
   return apiRequest(`/proposals/${proposalId}/decision/`, {
     method: 'POST',
     body,
-    schema: (c) => c.proposalDecision,
+    schema: (c) => c.decisionSaved,
   });
 }
 
@@ -86,7 +95,44 @@ export async function downloadLetter(letterId: number): Promise<void> {
 }
 
 /**
- * After an outcome, an award, a move or the capacities changed: every ranking of the call
+ * After a decision was saved: the call's rankings (and capacities) loaded already take its
+ * row and the awarded totals of the answer (`withAwarded`), as they are now, without
+ * loading 10,000 rows again (an outcome or an award moves no proposal and no line); the
+ * proposal's page, which shows its decision, is asked again.
+ */
+export function applySavedDecision(
+  client: QueryClient,
+  callId: number,
+  proposalId: number,
+  saved: DecisionSaved,
+) {
+  client.setQueriesData<CallRanking>({ queryKey: decisionKeys.rankings(callId) }, (ranking) =>
+    ranking
+      ? {
+          ...ranking,
+          rows: ranking.rows.map((row) =>
+            row.proposalId === proposalId
+              ? {
+                  ...row,
+                  outcome: saved.outcome,
+                  awards: saved.awards,
+                  awardNotes: saved.awardNotes ?? {},
+                  version: saved.version,
+                }
+              : row,
+          ),
+          lines: withAwarded(ranking.lines, saved.awarded),
+        }
+      : ranking,
+  );
+  client.setQueryData<CallCapacity>(decisionKeys.capacity(callId), (capacity) =>
+    capacity?.lines ? { ...capacity, lines: withAwarded(capacity.lines, saved.awarded) } : capacity,
+  );
+  return client.invalidateQueries({ queryKey: proposalKeys.detail(proposalId) });
+}
+
+/**
+ * After a move or the capacities changed, or a save found another chair's decision: every ranking of the call
  * (its totals and lines), and the proposal's page, which shows its decision.
  */
 export function refreshDecisions(client: QueryClient, callId: number, proposalId?: number) {

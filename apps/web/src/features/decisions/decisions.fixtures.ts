@@ -1,7 +1,7 @@
 import type {
   CallCapacity,
   CallRanking,
-  ProposalDecision,
+  DecisionSaved,
   RankingLineBody,
   RankingRowBody,
 } from '@merit/contract';
@@ -103,13 +103,20 @@ export function makeCapacity(overrides: Partial<CallCapacity> = {}): CallCapacit
       { facility: 'Telescope A', field: 'nights' },
       { facility: 'Instrument B', field: 'hours' },
     ],
+    lines: [makeLine()],
     ...overrides,
   };
 }
 
-/** A decision as GET /proposals/{id}/ carries it to a chair (with notes and the request). */
-export function makeDecision(overrides: Partial<ProposalDecision> = {}): ProposalDecision {
+/**
+ * A decision as GET /proposals/{id}/ carries it to a chair (with notes and the request),
+ * and as its save answers it, with the call's awarded totals and whether a letter is owed
+ * (which the detail leaves out).
+ */
+export function makeDecision(overrides: Partial<DecisionSaved> = {}): DecisionSaved {
   return {
+    awarded: { 'Telescope A': { nights: 12 } },
+    letterDue: false,
     outcome: 'approved',
     awards: { 'Telescope A': { nights: 6 } },
     version: 2,

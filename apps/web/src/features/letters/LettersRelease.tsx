@@ -24,13 +24,14 @@ interface LettersReleaseProps {
   letters: CallLetters;
 }
 
-/** What a chair is asked to confirm: the release, or one proposal's letter sent again. */
-type Sending = { kind: 'release' } | { kind: 'resend' | 'correct'; row: LetterRow };
+/** What a chair is asked to confirm: the release, or one proposal's letter sent (again). */
+type Sending = { kind: 'release' } | { kind: 'resend' | 'correct' | 'first'; row: LetterRow };
 
 /**
  * The Release tab: each proposal's letter (those with no outcome first), "Release
- * decisions" once the call is closed, and "Send again" for a failed letter or "Send
- * corrected letter" for an outcome changed since its letter, each after a confirmation.
+ * decisions" once the call is closed, and "Send again" for a failed letter, "Send
+ * corrected letter" for an outcome changed since its letter, or "Send letter" for an
+ * outcome given after the release, each after a confirmation.
  * The list is asked again every few seconds while a letter is queued (useCallLetters).
  */
 export function LettersRelease({ call, letters }: LettersReleaseProps) {
@@ -97,6 +98,11 @@ export function LettersRelease({ call, letters }: LettersReleaseProps) {
               Send corrected letter
             </Button>
           )}
+          {letters.releasedAt && row.outcome !== null && row.letter === null && (
+            <Button size="small" onClick={() => ask({ kind: 'first', row })}>
+              Send letter
+            </Button>
+          )}
         </Stack>
       ),
     },
@@ -109,6 +115,7 @@ export function LettersRelease({ call, letters }: LettersReleaseProps) {
   if (letters.proposals.length === 0) return <EmptyState>{lettersTexts.noProposals}</EmptyState>;
   const shown = searchRows(letters.proposals, table.q, (row) => [row.name]);
   const sending = confirm.subject;
+  const asked = sending && confirmation(sending, withOutcome, withoutOutcome);
 
   return (
     <>
@@ -165,31 +172,13 @@ export function LettersRelease({ call, letters }: LettersReleaseProps) {
       )}
       <ConfirmDialog
         open={confirm.open}
-        title={
-          sending?.kind === 'release'
-            ? lettersTexts.releaseTitle
-            : sending?.kind === 'correct'
-              ? lettersTexts.correctTitle
-              : lettersTexts.resendTitle
-        }
-        confirmLabel={
-          sending?.kind === 'release'
-            ? 'Release decisions'
-            : sending?.kind === 'correct'
-              ? 'Send corrected letter'
-              : 'Send again'
-        }
+        title={asked?.title ?? ''}
+        confirmLabel={asked?.confirm ?? ''}
         pending={send.isPending}
         onCancel={confirm.close}
         onConfirm={() => sending && send.mutate(sending)}
       >
-        {sending?.kind === 'release'
-          ? lettersTexts.releaseText(withOutcome, withoutOutcome)
-          : sending?.kind === 'correct'
-            ? lettersTexts.correctText(sending.row.name)
-            : sending
-              ? lettersTexts.resendText(sending.row.name)
-              : ''}
+        {asked?.text}
         {send.isError && (
           <Box component="span" sx={{ display: 'block', mt: 2, color: 'error.main' }}>
             {errorMessages(send.error).join(' ')}
@@ -222,4 +211,34 @@ function LetterStateCell({ row }: { row: LetterRow }) {
       )}
     </Stack>
   );
+}
+
+/** The question before sending: its title, its button and what it does. */
+function confirmation(sending: Sending, withOutcome: number, withoutOutcome: number) {
+  switch (sending.kind) {
+    case 'release':
+      return {
+        title: lettersTexts.releaseTitle,
+        confirm: 'Release decisions',
+        text: lettersTexts.releaseText(withOutcome, withoutOutcome),
+      };
+    case 'correct':
+      return {
+        title: lettersTexts.correctTitle,
+        confirm: 'Send corrected letter',
+        text: lettersTexts.correctText(sending.row.name),
+      };
+    case 'first':
+      return {
+        title: lettersTexts.firstTitle,
+        confirm: 'Send letter',
+        text: lettersTexts.firstText(sending.row.name),
+      };
+    case 'resend':
+      return {
+        title: lettersTexts.resendTitle,
+        confirm: 'Send again',
+        text: lettersTexts.resendText(sending.row.name),
+      };
+  }
 }

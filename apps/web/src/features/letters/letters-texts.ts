@@ -48,6 +48,9 @@ export const lettersTexts = {
   correctTitle: 'Send the corrected letter?',
   correctText: (name: string) =>
     `The outcome of “${name}” changed since its letter was sent. Merit writes a new letter from its outcome now and sends it; the old one is kept in the proposal’s history, and its applicants no longer see it.`,
+  firstTitle: 'Send its letter?',
+  firstText: (name: string) =>
+    `“${name}” was given its outcome after the decisions were released, so it has no letter yet. Merit writes its letter now and sends it to its author, with its collaborators in copy.`,
   sent: 'The letter was queued: it goes out in a moment.',
   noOutcome: 'No outcome',
   notWritten: 'Not written yet',

@@ -14,8 +14,9 @@ import { PageHeading } from '../../components/PageHeading';
 import { useIdParam } from '../../components/use-id-param';
 import { formatCallDate } from '../../features/calls/call-dates';
 import { useCall, useCallManagement, useCloseCall } from '../../features/calls/calls.api';
+import { CallCapacitySection } from '../../features/decisions/CallCapacitySection';
 
-/** /calls/{callId}/manage (chairs): the call's numbers, and closing it. */
+/** /calls/{callId}/manage (chairs): the call's numbers, its capacities' use, and closing it. */
 export default function ManageCallPage() {
   const callId = useIdParam('callId');
   if (callId === null) return <NotFoundView />;
@@ -50,6 +51,7 @@ function ManageCall({ callId }: { callId: number }) {
             : `${awaitingReview} proposals still lack reviews.`}
         </Alert>
       )}
+      {call.data.abilities.decide && <CallCapacitySection callId={callId} />}
       <CloseCall call={call.data} />
     </>
   );
