@@ -126,7 +126,9 @@ test('a chair runs the decision meeting from the list and its downloads; the aut
   expect(score.suggestedFilename()).toBe(`${call.name}.csv`);
   // The rows of the type came in one request, not page after page, and only the type's.
   expect(listRequests).toEqual([
-    expect.stringMatching(new RegExp(`^/api/v1/calls/${call.id}/proposals/export/\\?type=\\d+$`)),
+    expect.stringMatching(
+      new RegExp(`^/api/v1/calls/${call.id}/proposals/export/\\?include=decisions&type=\\d+$`),
+    ),
   ]);
   expect(await readCsv(score)).toEqual([
     [
@@ -253,11 +255,39 @@ test('a chair runs the decision meeting from the list and its downloads; the aut
   expect(workbookFile.suggestedFilename()).toBe(`${call.name} Workbook.xlsx`);
   // The workbook is of every type: its request names none.
   expect(listRequests.at(-1)).toBe(
-    `/api/v1/calls/${call.id}/proposals/export/?include=allReviewScores`,
+    `/api/v1/calls/${call.id}/proposals/export/?include=allReviewScores,decisions,ranking`,
   );
   const workbook = await readXlsx(workbookFile);
   expect(workbook.title).toBe(call.name);
-  expect(Object.keys(workbook.sheets)).toEqual(['Observing', 'Computing']);
+  // A sheet per type, then the decision meeting's: no outcome is set, so no outcome columns.
+  expect(Object.keys(workbook.sheets)).toEqual(['Observing', 'Computing', 'Capacity', 'Ranking']);
+  // The ranking: by review score, its rank and the proposal id as numbers.
+  const rankingSheet = workbook.sheets['Ranking']!;
+  expect(rankingSheet[0]!.slice(0, 6)).toEqual([
+    'Rank',
+    'Proposal ID',
+    'Proposal',
+    'Proposal Type',
+    'Review Score',
+    'Outcome',
+  ]);
+  expect(rankingSheet[1]!.slice(0, 5)).toEqual([
+    1,
+    world.galaxyId,
+    proposals.galaxy,
+    'Observing',
+    3.5,
+  ]);
+  expect(rankingSheet.slice(1).map((row) => row[2])).not.toContain(proposals.draft);
+  expect(workbook.sheets['Capacity']![0]).toEqual([
+    'Facility',
+    'Field',
+    'Capacity',
+    'Requested',
+    'Awarded',
+    'Requested / Capacity',
+    'Awarded / Capacity',
+  ]);
   expect(workbook.sheets['Observing']).toEqual([
     [
       'Proposal ID',

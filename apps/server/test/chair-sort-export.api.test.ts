@@ -514,7 +514,9 @@ describe('the chair’s export: the whole call in one read', () => {
       expect(res.json()).toMatchObject({
         code: 'validation_error',
         fields: {
-          include: ['Include any of: allReviewScores, allReviewComments, comma-separated.'],
+          include: [
+            'Include any of: allReviewScores, allReviewComments, decisions, ranking, comma-separated.',
+          ],
         },
       });
     }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { proposalDecision } from './decisions.js';
+import { outcome, proposalDecision, rankingLine } from './decisions.js';
 import {
   dateTime,
   entityId,
@@ -347,9 +347,23 @@ export type CallProposalPage = z.infer<typeof callProposalPage>;
  * scores (`allReviewScores`, the whole-call workbook) and each review's written answers
  * (`allReviewComments`, the Comments and All downloads). Without them a 10,000-proposal
  * call's export is a fifth of the bytes: the comments alone are over half of them.
+ * `decisions` (issue 29): each row's `outcome` and `awards` where the caller may read
+ * them, and the call's `outcomeLabels`. `ranking`: the call's `ranking` as the Ranking page
+ * works it out (the whole-call workbook only: it is one more read of every proposal's
+ * scores and requests).
  */
-export const CALL_PROPOSAL_EXPORT_PARTS = ['allReviewScores', 'allReviewComments'] as const;
+export const CALL_PROPOSAL_EXPORT_PARTS = [
+  'allReviewScores',
+  'allReviewComments',
+  'decisions',
+  'ranking',
+] as const;
 export type CallProposalExportPart = (typeof CALL_PROPOSAL_EXPORT_PARTS)[number];
+/** The parts that are each review's scores or comments, read with the chair's columns. */
+export const REVIEW_EXPORT_PARTS = ['allReviewScores', 'allReviewComments'] as const;
+export type ReviewExportPart = (typeof REVIEW_EXPORT_PARTS)[number];
+export const isReviewExportPart = (part: CallProposalExportPart): part is ReviewExportPart =>
+  (REVIEW_EXPORT_PARTS as readonly string[]).includes(part);
 
 const exportPartsMessage = `Include any of: ${CALL_PROPOSAL_EXPORT_PARTS.join(', ')}, comma-separated.`;
 
@@ -422,8 +436,58 @@ export type CallProposalExportQuery = z.output<typeof callProposalExportQuery>;
  * chair's own proposals, as with `chair`) and what `include` names; `resourceTotals` is
  * `{}` and `facilities` `[]`.
  */
+/**
+ * One row of the export: a row of the chair's list, and with `include=decisions` its
+ * `decision` on the rows whose outcome the caller may read (`proposal.viewOutcome`: not
+ * those they are conflicted on, nor their own before the decisions are released): its
+ * outcome (absent while unset: the export's serializer writes no `null` of an enum) and its
+ * awards per facility and field (`{}` when none). Absent on the others, and without the part.
+ */
+export const exportDecision = z.object({
+  outcome: outcome.optional(),
+  awards: resourceValues,
+});
+export type ExportDecision = z.infer<typeof exportDecision>;
+
+export const callProposalExportRow = callProposal.extend({
+  decision: exportDecision.optional(),
+});
+export type CallProposalExportRow = z.infer<typeof callProposalExportRow>;
+
+/**
+ * One proposal in the export's ranking (`include=ranking`): its place, the score it is
+ * ranked by, what it asks for, the running totals down to it, and whether it is above each
+ * facility's line and above the line at all. Its name, type and outcome are its row's.
+ */
+export const exportRankingRow = z.object({
+  rank: z.number().int(),
+  proposalId: id,
+  score: z.number().nullable(),
+  requested: resourceValues,
+  running: resourceValues,
+  aboveLine: z.record(z.string(), z.boolean()),
+  above: z.boolean(),
+});
+export type ExportRankingRow = z.infer<typeof exportRankingRow>;
+
+/**
+ * The call's ranking in the export (`include=ranking`), as GET /calls/{callId}/ranking/
+ * works it out (the chairs' moves included, without the proposals the caller is
+ * conflicted on or on whose team they are): its rows in rank order (of `type` only, when
+ * the export is of one type; ranks and running totals stay the whole call's), and each
+ * facility's field with its capacity, what is requested and awarded, and the
+ * oversubscription.
+ */
+export const exportRanking = z.object({
+  rows: z.array(exportRankingRow),
+  // `firstBelow` as a number or null: the export's serializer writes no `anyOf`, which a
+  // nullable integer is in JSON Schema.
+  lines: z.array(rankingLine.extend({ firstBelow: z.number().nullable() })),
+});
+export type ExportRanking = z.infer<typeof exportRanking>;
+
 export const callProposalExport = z.object({
-  items: z.array(callProposal),
+  items: z.array(callProposalExportRow),
   total: z.number().int().min(0),
   resourceTotals,
   facilities,
@@ -433,6 +497,10 @@ export const callProposalExport = z.object({
    * download writes for it. Absent when none was.
    */
   omitted: z.array(z.object({ proposalId: id, reason: z.string() })).optional(),
+  /** With `include=decisions`: the call's own words for the outcomes (`outcomeLabel`). */
+  outcomeLabels: z.record(z.string(), z.string()).optional(),
+  /** With `include=ranking`. */
+  ranking: exportRanking.optional(),
 });
 export type CallProposalExport = z.infer<typeof callProposalExport>;
 

@@ -1,5 +1,6 @@
 import {
   exportTypeNotInCall,
+  isReviewExportPart,
   parseSort,
   resourceSortMessages,
   type CallProposalExport,
@@ -42,6 +43,7 @@ import {
   writeDecisionSummary,
 } from './chair.queries.js';
 import { loadFor } from './proposal-access.js';
+import { exportDecisionsOf, exportRankingOf, outcomeLabelsOf } from './export-decisions.js';
 
 /*
  * A call's proposals as the chair works with them: the list (which members and authors
@@ -132,7 +134,9 @@ function resourceSortOf(forms: readonly ResourceForm[], query: CallProposalsQuer
  * no totals: the reviewers, scores and resources are not read (the Comments download).
  * A proposal the caller has a conflict of interest with keeps its row and resources, but
  * nothing of its reviews, scores or decision: its row says `myConflict`, and `omitted`
- * names it with the note the downloads write.
+ * names it with the note the downloads write. The decision meeting's parts (`decisions`,
+ * `ranking`) are `call.decide`'s, each row's outcome `proposal.viewOutcome`'s
+ * (export-decisions.ts).
  */
 export async function getCallProposalExport(
   work: ReadWork,
@@ -144,17 +148,25 @@ export async function getCallProposalExport(
   const typeId = query.type;
   if (typeId !== undefined && !(await typeOfCall(work.tx, call.id, typeId)))
     throw invalid({ type: [exportTypeNotInCall] }, exportTypeNotInCall);
+  // The decision meeting's parts are its chairs' (`call.decide`), as its pages are.
+  const withDecisions = query.include.includes('decisions');
+  const withRanking = query.include.includes('ranking');
+  if (withDecisions || withRanking) authorize(work.actor, 'call.decide', resource, work.now);
   // Every read chooses its rows by the call's id (and type), so none waits for another.
-  const [rows, chairColumnsOfRows] = await Promise.all([
+  const [rows, chairColumnsOfRows, decisionsOfRows, ranking] = await Promise.all([
     // The chair's columns as the pages give them, conflicts' counts included; none when lean.
     callProposalRows(work.tx, work.actor, call, work.now, typeId, query.columns === 'chair'),
-    callChairColumns(work, call, query.include, typeId, query.columns),
+    callChairColumns(work, call, query.include.filter(isReviewExportPart), typeId, query.columns),
+    withDecisions ? exportDecisionsOf(work, call, typeId) : undefined,
+    withRanking ? exportRankingOf(work, call, typeId) : undefined,
   ]);
   const chairs = chairColumnsOfRows(rows);
+  const decisions = decisionsOfRows?.(rows);
   // Only a draft may be edited (`proposal.lock`), and the export holds none.
   const items = rows.map((row) => ({
     ...presentCallProposal(row, false),
     ...chairs.columns.get(row.id),
+    ...(decisions?.has(row.id) ? { decision: decisions.get(row.id) } : {}),
   }));
   const omitted = rows
     .filter((row) => row.conflicted)
@@ -164,6 +176,8 @@ export async function getCallProposalExport(
     total: items.length,
     ...chairs.totals,
     ...(omitted.length > 0 ? { omitted } : {}),
+    ...(withDecisions ? { outcomeLabels: outcomeLabelsOf(call) } : {}),
+    ...(ranking ? { ranking } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import {
   callIdParams,
   callProposalExport,
   callProposalExportQuery,
+  isReviewExportPart,
   callProposalPage,
   callProposalsQuery,
   collaborator,
@@ -104,7 +105,7 @@ export const proposalsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          "Every proposal of a call (or of one of its proposal types, with type) with the chair's columns, in one read, for the downloads (chairs of the call's committee); each review's scores and comments when include names them; with columns=lean, of the chair's columns only isReviewed, and no totals or facilities",
+          "Every proposal of a call (or of one of its proposal types, with type) with the chair's columns, in one read, for the downloads (chairs of the call's committee); each review's scores and comments when include names them; with columns=lean, of the chair's columns only isReviewed, and no totals or facilities; include=decisions adds each row's outcome and awards, include=ranking the call's ranking and its lines",
         params: callIdParams,
         querystring: callProposalExportQuery,
         response: {
@@ -131,7 +132,9 @@ export const proposalsRoutes: FastifyPluginAsyncZod = async (app) => {
         callId,
         rows: body.items.length,
       });
-      return logExportRead(request, callId, request.query, body);
+      // The reviews read are what the review parts carry; the decisions' parts hold none.
+      const reviewParts = request.query.include.filter(isReviewExportPart);
+      return logExportRead(request, callId, { ...request.query, include: reviewParts }, body);
     },
   );
 

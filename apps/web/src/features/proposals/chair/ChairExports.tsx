@@ -15,11 +15,13 @@ import { errorMessages, loadCode } from '../../../api/client';
 import { ErrorList } from '../../../components/ErrorList';
 import { saveBlob } from '../../files/downloads';
 import {
+  capacityTable,
   EXPORT_KINDS,
   EXPORT_LABELS,
   EXPORT_PARTS,
   exportFileName,
   exportTable,
+  rankingTable,
   sheetNames,
   tableCsv,
   tableSheetData,
@@ -56,7 +58,8 @@ const PROGRESS_TEXT = {
  * whole call. Every file is made here, in the browser, from the rows of its proposal type
  * (every row of the call for the workbook), which one request fetches first (of that
  * type only, with only the parts and columns that file writes); what is under way shows
- * meanwhile.
+ * meanwhile. The workbook ends with the decision meeting's Capacity and Ranking sheets
+ * (issue 29), from the ranking its export carries.
  */
 export function ChairExports({ callId, callName, types, labels }: ChairExportsProps) {
   const [menu, setMenu] = useState<{ anchor: HTMLElement; typeId: number } | null>(null);
@@ -87,23 +90,41 @@ export function ChairExports({ callId, callName, types, labels }: ChairExportsPr
 
   const build = async (request: Request, all: CallProposalExport): Promise<[Blob, string]> => {
     const created = new Date();
-    // A type's download was sent that type's rows only; the workbook, every type's.
-    const sourceOf = (typeId: number) => ({
-      rows: all.items.filter((row) => row.proposalTypeId === typeId),
+    // A type's download was sent that type's rows only; the workbook, every type's
+    // (all of them for its Ranking sheet).
+    const sourceOf = (typeId: number | undefined) => ({
+      rows:
+        typeId === undefined ? all.items : all.items.filter((row) => row.proposalTypeId === typeId),
       facilities: all.facilities,
       labels,
+      outcomeLabels: all.outcomeLabels,
     });
     // The XLSX writer is its own chunk, loaded the first time a chair asks for one.
     const xlsx = () => loadCode(() => import('./xlsx-writer'));
     if (request.kind === 'workbook') {
-      const names = sheetNames(types.map((type) => type.typeName));
+      // After the types' sheets, the decision meeting's: the capacities and the ranking.
+      const { ranking } = all;
+      const meeting = ranking
+        ? [
+            { name: 'Capacity', table: capacityTable(ranking) },
+            { name: 'Ranking', table: rankingTable(ranking, sourceOf(undefined)) },
+          ]
+        : [];
+      const tables = [
+        ...types.map((type) => ({
+          name: type.typeName,
+          table: workbookTable(sourceOf(type.typeId)),
+        })),
+        ...meeting,
+      ];
+      const names = sheetNames(tables.map((sheet) => sheet.name));
       const { xlsxBlob } = await xlsx();
       const blob = await xlsxBlob({
         title: callName,
         created,
-        sheets: types.map((type, i) => ({
+        sheets: tables.map((sheet, i) => ({
           name: names[i]!,
-          data: tableSheetData(workbookTable(sourceOf(type.typeId))),
+          data: tableSheetData(sheet.table),
           filter: true,
         })),
       });

@@ -1,13 +1,16 @@
-import type { CallProposal } from '@merit/contract';
+import type { CallProposal, CallProposalExportRow, ExportRanking } from '@merit/contract';
 import { conflictMessages } from '@merit/domain';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { makeCallProposal } from '../proposals.fixtures';
 import {
+  capacityTable,
   EXPORT_PARTS,
   exportFileName,
   type ExportParts,
+  type ExportSource,
   exportTable,
+  rankingTable,
   sheetNames,
   tableCsv,
   tableSheetData,
@@ -315,6 +318,7 @@ describe('the chair’s downloads', () => {
         const sent: CallProposal = { ...row };
         if (!include.includes('allReviewScores')) delete sent.allReviewScores;
         if (!include.includes('allReviewComments')) delete sent.allReviewComments;
+        if (!include.includes('decisions')) delete (sent as CallProposalExportRow).decision;
         if (columns === 'lean') {
           delete sent.resourceValues;
           delete sent.reviewers;
@@ -335,7 +339,7 @@ describe('the chair’s downloads', () => {
     expect(workbookTable(fetched(EXPORT_PARTS.workbook))).toEqual(workbookTable(source));
     // Not asking is not enough for the comments: without them the Comments file is empty.
     expect(exportTable('comments', fetched({ include: [], columns: 'chair' })).rows).toEqual([]);
-    expect(EXPORT_PARTS.score).toEqual({ include: [], columns: 'chair' });
+    expect(EXPORT_PARTS.score).toEqual({ include: ['decisions'], columns: 'chair' });
     // Only Comments asks for lean rows: every other file writes a chair's column.
     expect(
       Object.entries(EXPORT_PARTS)
@@ -485,5 +489,297 @@ describe('formulas in the chair’s downloads', () => {
     expect(row!.at(-1)!.type).toBe(Number);
     const [, workbookRow] = tableSheetData(workbookTable(slySource));
     expect(workbookRow![4]!.value).toBe("'+Rita Reviewer");
+  });
+});
+
+/** The same proposals once the chairs decided: Galaxy partly approved, Pulsar not decided yet. */
+const decided: ExportSource = {
+  ...source,
+  rows: [
+    {
+      ...galaxy,
+      decision: {
+        outcome: 'partly_approved',
+        awards: { ATCA: { hours: 10 }, Parkes: { hours: 4 } },
+      },
+    },
+    { ...pulsar, decision: { awards: {} } },
+    draft,
+  ],
+  outcomeLabels: { partly_approved: 'Granted in part' },
+};
+
+describe('the decisions in the chair’s downloads (issue 29)', () => {
+  it('Resources: the outcome in the call’s words, and an award beside each resource', () => {
+    expect(csvRows(tableCsv(exportTable('resources', decided)))).toEqual([
+      [
+        'Proposal ID',
+        'Proposal',
+        'Proposal Author',
+        'State',
+        'ATCA: hours',
+        'ATCA: nights',
+        'Parkes: hours',
+        'Parkes: nights',
+        'Outcome',
+        'Awarded: ATCA: hours',
+        'Awarded: ATCA: nights',
+        'Awarded: Parkes: hours',
+        'Awarded: Parkes: nights',
+      ],
+      [
+        '30',
+        'Galaxy survey',
+        'Ada Author',
+        'Reviewed',
+        '12.5',
+        '3',
+        '4',
+        'N/A',
+        'Granted in part',
+        '10',
+        '',
+        '4',
+        '',
+      ],
+      // Not decided yet: no outcome, nothing awarded.
+      [
+        '31',
+        'Pulsar timing',
+        'Bob Writer',
+        'Submitted',
+        'N/A',
+        'N/A',
+        '6',
+        '3',
+        '',
+        '',
+        '',
+        '',
+        '',
+      ],
+    ]);
+  });
+
+  it('writes awards as numbers in XLSX, and nothing where none was given', () => {
+    const [header, galaxyRow] = tableSheetData(exportTable('resources', decided));
+    expect(header!.slice(8, 10).map((cell) => cell.value)).toEqual([
+      'Outcome',
+      'Awarded: ATCA: hours',
+    ]);
+    expect(galaxyRow!.slice(8)).toEqual([
+      { value: 'Granted in part', type: String },
+      { value: 10, type: Number, format: '0.00' },
+      { value: '', type: String },
+      { value: 4, type: Number, format: '0.00' },
+      { value: '', type: String },
+    ]);
+  });
+
+  it('Score Summary gains the outcome; All the outcome and the awards; the workbook both', () => {
+    const score = exportTable('score', decided);
+    expect(score.header.at(-1)).toBe('Outcome');
+    expect(score.rows.map((row) => row.at(-1))).toEqual(['Granted in part', '']);
+    const all = exportTable('all', decided);
+    expect(all.header.slice(-7, -2)).toEqual([
+      'Outcome',
+      'Awarded: ATCA: hours',
+      'Awarded: ATCA: nights',
+      'Awarded: Parkes: hours',
+      'Awarded: Parkes: nights',
+    ]);
+    const workbook = workbookTable(decided);
+    expect(workbook.header.slice(-5)).toEqual(all.header.slice(-7, -2));
+    // Each of Galaxy's two review rows carries its decision.
+    expect(
+      workbook.rows.filter((row) => row[1] === 'Galaxy survey').map((row) => row.at(-5)),
+    ).toEqual(['Granted in part', 'Granted in part']);
+    expect(workbook.rows[0]!.at(-4)).toEqual({ amount: 10 });
+    // Comments writes no decision.
+    expect(exportTable('comments', decided).header).not.toContain('Outcome');
+  });
+
+  it('adds no empty columns before a chair has set any outcome', () => {
+    const undecided = { ...source, rows: [{ ...galaxy, decision: { awards: {} } }, pulsar] };
+    for (const kind of ['score', 'resources', 'all'] as const)
+      expect(exportTable(kind, undecided), kind).toEqual(exportTable(kind, source));
+    expect(workbookTable(undecided)).toEqual(workbookTable(source));
+  });
+
+  it('writes no outcome where the reader may not read it, and the label where the call kept it', () => {
+    const conflicted = { ...galaxy, myConflict: true as const };
+    const rows = [
+      conflicted,
+      { ...pulsar, decision: { outcome: 'declined' as const, awards: {} } },
+    ];
+    const table = exportTable('resources', { ...source, rows });
+    const outcome = table.header.indexOf('Outcome');
+    expect(table.rows.map((row) => row[outcome])).toEqual(['', 'Declined']);
+  });
+
+  it('asks for the decisions in every download but Comments, and for the ranking in the workbook only', () => {
+    const asking = (part: string) =>
+      Object.entries(EXPORT_PARTS)
+        .filter(([, parts]) => (parts.include as readonly string[]).includes(part))
+        .map(([kind]) => kind);
+    expect(asking('decisions')).toEqual(['score', 'resources', 'all', 'workbook']);
+    expect(asking('ranking')).toEqual(['workbook']);
+    // What a file asks for is what it writes: without the decisions, those that ask differ.
+    const undecided = {
+      ...decided,
+      rows: decided.rows.map(({ ...row }) => {
+        delete (row as CallProposalExportRow).decision;
+        return row;
+      }),
+    };
+    for (const kind of ['score', 'resources', 'all'] as const)
+      expect(exportTable(kind, undecided), kind).not.toEqual(exportTable(kind, decided));
+    expect(exportTable('comments', undecided)).toEqual(exportTable('comments', decided));
+    expect(workbookTable(undecided)).not.toEqual(workbookTable(decided));
+  });
+});
+
+const ranking: ExportRanking = {
+  rows: [
+    {
+      rank: 1,
+      proposalId: 31,
+      score: null,
+      requested: { Parkes: { hours: 6, nights: 3 } },
+      running: { Parkes: { hours: 6, nights: 3 } },
+      aboveLine: { Parkes: true },
+      above: false,
+    },
+    {
+      rank: 2,
+      proposalId: 30,
+      score: 3.25,
+      requested: { ATCA: { hours: 12.5, nights: 3 }, Parkes: { hours: 4 } },
+      running: { ATCA: { hours: 12.5, nights: 3 }, Parkes: { hours: 10, nights: 3 } },
+      aboveLine: { ATCA: true, Parkes: false },
+      above: false,
+    },
+  ],
+  lines: [
+    {
+      facility: 'ATCA',
+      field: 'hours',
+      capacity: null,
+      requested: 12.5,
+      awarded: 10,
+      firstBelow: null,
+      oversubscription: null,
+      awardedShare: null,
+      overAwarded: false,
+    },
+    {
+      facility: 'Parkes',
+      field: 'hours',
+      capacity: 8,
+      requested: 10,
+      awarded: 4,
+      firstBelow: 2,
+      oversubscription: 1.25,
+      awardedShare: 0.5,
+      overAwarded: false,
+    },
+  ],
+};
+
+describe('the workbook’s Capacity and Ranking sheets (issue 29)', () => {
+  it('Capacity: per facility and field, the oversubscription as numbers, N/A without a capacity', () => {
+    const table = capacityTable(ranking);
+    expect(table.header).toEqual([
+      'Facility',
+      'Field',
+      'Capacity',
+      'Requested',
+      'Awarded',
+      'Requested / Capacity',
+      'Awarded / Capacity',
+    ]);
+    const [, atca, parkes] = tableSheetData(table);
+    expect(parkes).toEqual([
+      { value: 'Parkes', type: String },
+      { value: 'hours', type: String },
+      { value: 8, type: Number, format: '0.00' },
+      { value: 10, type: Number, format: '0.00' },
+      { value: 4, type: Number, format: '0.00' },
+      { value: 1.25, type: Number, format: '0.00' },
+      { value: 0.5, type: Number, format: '0.00' },
+    ]);
+    expect(atca!.slice(2)).toEqual([
+      { value: 'N/A', type: String },
+      { value: 12.5, type: Number, format: '0.00' },
+      { value: 10, type: Number, format: '0.00' },
+      { value: 'N/A', type: String },
+      { value: 'N/A', type: String },
+    ]);
+    expect(csvRows(tableCsv(table))[2]).toEqual([
+      'Parkes',
+      'hours',
+      '8',
+      '10',
+      '4',
+      '1.25',
+      '0.50',
+    ]);
+  });
+
+  it('Ranking: in the ranking’s order, rank and id as whole numbers, requests and running totals per field', () => {
+    const table = rankingTable(ranking, decided);
+    expect(table.header).toEqual([
+      'Rank',
+      'Proposal ID',
+      'Proposal',
+      'Proposal Type',
+      'Review Score',
+      'Outcome',
+      'Requested: ATCA: hours',
+      'Running total: ATCA: hours',
+      'Requested: Parkes: hours',
+      'Running total: Parkes: hours',
+      'Above the line: ATCA',
+      'Above the line: Parkes',
+      'Above the line',
+    ]);
+    expect(csvRows(tableCsv(table)).slice(1)).toEqual([
+      [
+        '1',
+        '31',
+        'Pulsar timing',
+        pulsar.proposalTypeName,
+        'N/A',
+        '',
+        'N/A',
+        'N/A',
+        '6',
+        '6',
+        '',
+        'Yes',
+        'No',
+      ],
+      [
+        '2',
+        '30',
+        'Galaxy survey',
+        galaxy.proposalTypeName,
+        '3.25',
+        'Granted in part',
+        '12.5',
+        '12.5',
+        '4',
+        '10',
+        'Yes',
+        'No',
+        'No',
+      ],
+    ]);
+    const [, first] = tableSheetData(table);
+    expect(first!.slice(0, 2)).toEqual([
+      { value: 1, type: Number, format: '0' },
+      { value: 31, type: Number, format: '0' },
+    ]);
+    expect(first![8]).toEqual({ value: 6, type: Number, format: '0.00' });
   });
 });

@@ -1,9 +1,18 @@
 import type {
-  CallProposal,
   CallProposalExportColumns,
   CallProposalExportPart,
+  CallProposalExportRow,
+  ExportRanking,
 } from '@merit/contract';
-import { conflictMessages, formatScore, RESULT_SCORE, spreadsheetText } from '@merit/domain';
+import {
+  conflictMessages,
+  facilityLabel,
+  formatScore,
+  outcomeLabel,
+  RESULT_SCORE,
+  spreadsheetText,
+  type Outcome,
+} from '@merit/domain';
 import Papa from 'papaparse';
 import { safeFileName } from '../../files/downloads';
 import {
@@ -20,8 +29,20 @@ import {
  * sheet data. The XLSX writer itself (xlsx-writer.ts) is loaded only when a chair asks.
  */
 
-/** One cell: text, a score (2 decimals; N/A when null) or a resource amount (N/A when missing). */
-export type ExportCell = string | { score: number | null } | { amount: number | undefined };
+/**
+ * One cell: text, a score (2 decimals; N/A when null), a resource amount (N/A when
+ * missing), a whole number (a rank, a proposal's id in the Ranking sheet) or a ratio (an
+ * oversubscription: 2 decimals; N/A when null).
+ */
+export type ExportCell =
+  | string
+  | { score: number | null }
+  | { amount: number | undefined }
+  | { whole: number }
+  | { ratio: number | null };
+
+/** A row of the export: a row of the chair's list, with its decision when the export has it. */
+type Row = CallProposalExportRow;
 
 export interface ExportTable {
   header: string[];
@@ -50,17 +71,20 @@ export interface ExportParts {
 /**
  * What each download needs from the export (its `include` and `columns`): the Comments
  * and All downloads write the reviews' comments, the whole-call workbook each review's
- * scores; the others only the rows' own columns. Comments writes none of the chair's
- * columns either (reviewers, scores, resources), only the rows' own and, to leave out
- * unreviewed drafts, `isReviewed`: its rows are lean, which spares the server reading the
- * rest. The rest is not fetched.
+ * scores; the others only the rows' own columns. Every download but Comments writes each
+ * proposal's outcome, and those with resources its awards (`decisions`, issue 29); only
+ * the workbook writes the ranking and the capacities (`ranking`: one more read of the
+ * whole call on the server). Comments writes none of the chair's columns either
+ * (reviewers, scores, resources), only the rows' own and, to leave out unreviewed drafts,
+ * `isReviewed`: its rows are lean, which spares the server reading the rest. The rest is
+ * not fetched.
  */
 export const EXPORT_PARTS: Record<ExportKind | 'workbook', ExportParts> = {
-  score: { include: [], columns: 'chair' },
+  score: { include: ['decisions'], columns: 'chair' },
   comments: { include: ['allReviewComments'], columns: 'lean' },
-  resources: { include: [], columns: 'chair' },
-  all: { include: ['allReviewComments'], columns: 'chair' },
-  workbook: { include: ['allReviewScores'], columns: 'chair' },
+  resources: { include: ['decisions'], columns: 'chair' },
+  all: { include: ['allReviewComments', 'decisions'], columns: 'chair' },
+  workbook: { include: ['allReviewScores', 'decisions', 'ranking'], columns: 'chair' },
 };
 
 /**
@@ -85,20 +109,22 @@ export function exportFileName(
 }
 
 /** Spec section 9: proposals in Draft that are not reviewed are left out of downloads. */
-export const isDownloaded = (row: CallProposal) => !(row.stateVal === 0 && !row.isReviewed);
+export const isDownloaded = (row: Row) => !(row.stateVal === 0 && !row.isReviewed);
 
 /** What every download of one proposal type is made from. */
 export interface ExportSource {
   /** The type's rows, as the server sorted them (by name). */
-  rows: readonly CallProposal[];
+  rows: readonly Row[];
   /** The call's facilities in the server's order (the page's `facilities`). */
   facilities: readonly string[];
   /** Score fields' labels by field name (the Review Score Form's titles). */
   labels?: ReadonlyMap<string, string>;
+  /** The call's own words for the outcomes (the export's `outcomeLabels`). */
+  outcomeLabels?: Partial<Record<Outcome, string>>;
 }
 
 const proposalColumns = ['Proposal ID', 'Proposal', 'Proposal Author', 'State'];
-const proposalCells = (row: CallProposal): ExportCell[] => [
+const proposalCells = (row: Row): ExportCell[] => [
   String(row.id),
   row.proposalName,
   row.author,
@@ -108,14 +134,14 @@ const proposalCells = (row: CallProposal): ExportCell[] => [
  * A row whose reviews, scores and decision the server left out for the chair, who has a
  * conflict of interest with it (`myConflict`): its reviewer column says so instead.
  */
-const conflictNote = (row: CallProposal) => (row.myConflict ? conflictMessages.exportOmitted : '');
-const reviewersOf = (row: CallProposal) =>
+const conflictNote = (row: Row) => (row.myConflict ? conflictMessages.exportOmitted : '');
+const reviewersOf = (row: Row) =>
   conflictNote(row) || (row.reviewers ?? []).map((person) => person.name).join(', ');
-const scoreOf = (row: CallProposal, field: string) =>
+const scoreOf = (row: Row, field: string) =>
   row.reviewScores?.find((score) => score.name === field)?.value ?? null;
 
 /** The written questions of some rows' reviews, in the order they first appear. */
-function questionsOf(rows: readonly CallProposal[]): string[] {
+function questionsOf(rows: readonly Row[]): string[] {
   const names = new Set<string>();
   for (const row of rows)
     for (const review of row.allReviewComments ?? [])
@@ -131,6 +157,43 @@ function answerOf(comments: readonly { name: string; value: string }[], question
     .join('\n\n');
 }
 
+/**
+ * The decision columns of some rows (issue 29): "Outcome", and an "Awarded: facility:
+ * field" beside each resource column and any other field awarded. None until a chair has
+ * set the outcome of one of them (an export without `decisions`, a call that decides
+ * without the decision meeting, or one whose decided rows were all left out for the
+ * reader): a file gains no empty columns. The outcome in the call's own words; empty while
+ * unset, and on a row whose decision the reader may not read; an award empty where none
+ * was given.
+ */
+function decisionColumns(source: ExportSource, rows: readonly Row[], resources: ResourceColumn[]) {
+  if (!rows.some((row) => row.decision?.outcome !== undefined))
+    return { outcome: [], awarded: [], outcomeCells: () => [], awardedCells: () => [] };
+  const awarded = resourceColumnsOf(source.facilities, [
+    ...resources.map(({ facility, field }) => ({ [facility]: { [field]: 0 } })),
+    ...rows.map((row) => row.decision?.awards),
+  ]);
+  return {
+    outcome: ['Outcome'],
+    awarded: awarded.map((column) => `Awarded: ${resourceHeader(column)}`),
+    outcomeCells: (row: Row): ExportCell[] => [outcomeText(row, source)],
+    awardedCells: (row: Row): ExportCell[] =>
+      awarded.map((column) => {
+        const amount = resourceAmount(row.decision?.awards, column);
+        return amount === undefined ? '' : { amount };
+      }),
+  };
+}
+
+/** A row's outcome as its file writes it: the call's word for it; empty while unset or unread. */
+const outcomeText = (
+  row: Pick<Row, 'decision'>,
+  source: Pick<ExportSource, 'outcomeLabels'>,
+): string => {
+  const outcome = row.decision?.outcome;
+  return outcome ? outcomeLabel(outcome, source.outcomeLabels) : '';
+};
+
 /** Builds one of the four downloads of a type's rows. */
 export function exportTable(kind: ExportKind, source: ExportSource): ExportTable {
   const rows = source.rows.filter(isDownloaded);
@@ -141,9 +204,10 @@ export function exportTable(kind: ExportKind, source: ExportSource): ExportTable
     source.facilities,
     rows.map((row) => row.resourceValues),
   );
-  const resourceCells = (row: CallProposal): ExportCell[] =>
+  const resourceCells = (row: Row): ExportCell[] =>
     resources.map((column) => ({ amount: resourceAmount(row.resourceValues, column) }));
-  const scoreCells = (row: CallProposal): ExportCell[] => [
+  const decisions = decisionColumns(source, rows, resources);
+  const scoreCells = (row: Row): ExportCell[] => [
     ...fields.map((field) => ({ score: scoreOf(row, field) })),
     { score: row.score ?? scoreOf(row, RESULT_SCORE) },
   ];
@@ -152,13 +216,34 @@ export function exportTable(kind: ExportKind, source: ExportSource): ExportTable
   switch (kind) {
     case 'score':
       return {
-        header: [...proposalColumns, 'Reviewers', ...fieldHeaders, 'Review Score'],
-        rows: rows.map((row) => [...proposalCells(row), reviewersOf(row), ...scoreCells(row)]),
+        header: [
+          ...proposalColumns,
+          'Reviewers',
+          ...fieldHeaders,
+          'Review Score',
+          ...decisions.outcome,
+        ],
+        rows: rows.map((row) => [
+          ...proposalCells(row),
+          reviewersOf(row),
+          ...scoreCells(row),
+          ...decisions.outcomeCells(row),
+        ]),
       };
     case 'resources':
       return {
-        header: [...proposalColumns, ...resources.map(resourceHeader)],
-        rows: rows.map((row) => [...proposalCells(row), ...resourceCells(row)]),
+        header: [
+          ...proposalColumns,
+          ...resources.map(resourceHeader),
+          ...decisions.outcome,
+          ...decisions.awarded,
+        ],
+        rows: rows.map((row) => [
+          ...proposalCells(row),
+          ...resourceCells(row),
+          ...decisions.outcomeCells(row),
+          ...decisions.awardedCells(row),
+        ]),
       };
     case 'comments':
       // One row per review: who wrote it, and each answer under its question; a row with
@@ -185,6 +270,8 @@ export function exportTable(kind: ExportKind, source: ExportSource): ExportTable
           ...fieldHeaders,
           'Review Score',
           ...resources.map(resourceHeader),
+          ...decisions.outcome,
+          ...decisions.awarded,
           ...questions,
         ],
         rows: rows.map((row) => [
@@ -192,6 +279,8 @@ export function exportTable(kind: ExportKind, source: ExportSource): ExportTable
           reviewersOf(row),
           ...scoreCells(row),
           ...resourceCells(row),
+          ...decisions.outcomeCells(row),
+          ...decisions.awardedCells(row),
           ...questions.map((question) =>
             (row.allReviewComments ?? [])
               .map((review) => ({
@@ -221,6 +310,7 @@ export function workbookTable(source: ExportSource): ExportTable {
     source.facilities,
     rows.map((row) => row.resourceValues),
   );
+  const decisions = decisionColumns(source, rows, resources);
   return {
     header: [
       ...proposalColumns,
@@ -229,12 +319,16 @@ export function workbookTable(source: ExportSource): ExportTable {
       'Reviewer’s Score',
       'Review Score',
       ...resources.map(resourceHeader),
+      ...decisions.outcome,
+      ...decisions.awarded,
     ],
     rows: rows.flatMap((row) => {
       const reviews = row.allReviewScores ?? [];
       const tail: ExportCell[] = [
         { score: row.score ?? null },
         ...resources.map((column) => ({ amount: resourceAmount(row.resourceValues, column) })),
+        ...decisions.outcomeCells(row),
+        ...decisions.awardedCells(row),
       ];
       if (reviews.length === 0)
         return [
@@ -259,10 +353,91 @@ export function workbookTable(source: ExportSource): ExportTable {
   };
 }
 
-/** A cell as CSV text: scores to 2 decimals, amounts as written, N/A for missing ones. */
+/**
+ * The workbook's Capacity sheet (issue 29): per facility and data field of the ranking,
+ * its capacity (N/A where none is entered), what the ranked proposals request and are
+ * awarded, and both over the capacity: the oversubscription, as numbers (N/A without a
+ * capacity, or at 0).
+ */
+export function capacityTable(ranking: Pick<ExportRanking, 'lines'>): ExportTable {
+  return {
+    header: [
+      'Facility',
+      'Field',
+      'Capacity',
+      'Requested',
+      'Awarded',
+      'Requested / Capacity',
+      'Awarded / Capacity',
+    ],
+    rows: ranking.lines.map((line) => [
+      facilityLabel(line.facility),
+      line.field,
+      { amount: line.capacity ?? undefined },
+      { amount: line.requested },
+      { amount: line.awarded },
+      { ratio: line.oversubscription },
+      { ratio: line.awardedShare },
+    ]),
+  };
+}
+
+const yesNo = (value: boolean | undefined) => (value === undefined ? '' : value ? 'Yes' : 'No');
+
+/**
+ * The workbook's Ranking sheet (issue 29): the proposals in the Ranking page's order (the
+ * chairs' moves included), each with its rank and id as numbers, its name, type, review
+ * score and outcome, and per facility and field what it requests and the running total of
+ * requests down to it; then whether it is above each facility's line, and above the line.
+ * Its name, type and outcome are its row's in the export (`rows`).
+ */
+export function rankingTable(
+  ranking: ExportRanking,
+  source: Pick<ExportSource, 'rows' | 'outcomeLabels'>,
+): ExportTable {
+  const rowOf = new Map(source.rows.map((row) => [row.id, row]));
+  const facilities = [...new Set(ranking.lines.map((line) => line.facility))];
+  return {
+    header: [
+      'Rank',
+      'Proposal ID',
+      'Proposal',
+      'Proposal Type',
+      'Review Score',
+      'Outcome',
+      ...ranking.lines.flatMap((line) => [
+        `Requested: ${resourceHeader(line)}`,
+        `Running total: ${resourceHeader(line)}`,
+      ]),
+      ...facilities.map((facility) => `Above the line: ${facilityLabel(facility)}`),
+      'Above the line',
+    ],
+    rows: ranking.rows.map((ranked) => {
+      const row = rowOf.get(ranked.proposalId);
+      return [
+        { whole: ranked.rank },
+        { whole: ranked.proposalId },
+        row?.proposalName ?? '',
+        row?.proposalTypeName ?? '',
+        { score: ranked.score },
+        row ? outcomeText(row, source) : '',
+        ...ranking.lines.flatMap((line): ExportCell[] => [
+          { amount: resourceAmount(ranked.requested, line) },
+          { amount: resourceAmount(ranked.running, line) },
+        ]),
+        ...facilities.map((facility) => yesNo(ranked.aboveLine[facility])),
+        yesNo(ranked.above),
+      ];
+    }),
+  };
+}
+
+/** A cell as CSV text: scores and ratios to 2 decimals, amounts as written, N/A for missing ones. */
 export function cellText(cell: ExportCell): string {
   if (typeof cell === 'string') return cell;
   if ('score' in cell) return formatScore(cell.score);
+  if ('ratio' in cell) return formatScore(cell.ratio);
+  if ('whole' in cell) return String(cell.whole);
   return cell.amount === undefined ? 'N/A' : String(cell.amount);
 }
 
@@ -288,6 +463,8 @@ export type SheetCell =
 
 /** Numbers in the XLSX files are numbers, shown with 2 decimals. */
 export const NUMBER_FORMAT = '0.00';
+/** Whole numbers (ranks, ids) are numbers shown without decimals. */
+export const WHOLE_FORMAT = '0';
 
 /**
  * A table as sheet data: a bold header row, numbers as numbers, N/A as text. Text that
@@ -305,7 +482,8 @@ export function tableSheetData(table: ExportTable): SheetCell[][] {
     ...table.rows.map((row) =>
       row.map((cell): SheetCell => {
         if (typeof cell === 'string') return text(cell);
-        const value = 'score' in cell ? cell.score : cell.amount;
+        if ('whole' in cell) return { value: cell.whole, type: Number, format: WHOLE_FORMAT };
+        const value = 'score' in cell ? cell.score : 'ratio' in cell ? cell.ratio : cell.amount;
         return value === null || value === undefined
           ? text('N/A')
           : { value, type: Number, format: NUMBER_FORMAT };

@@ -59,6 +59,56 @@ describe('the export’s body check, in place of the contract’s zod schema', (
     expect(isCallProposalExport(lean)).toBe(true);
   });
 
+  it('accepts the decisions and the ranking of include=decisions,ranking', () => {
+    const decided = {
+      ...body,
+      items: [
+        { ...chairRow, decision: { outcome: 'approved', awards: { ATCA: { hours: 10 } } } },
+        // An outcome not set yet: absent.
+        { ...body.items[1]!, decision: { awards: {} } },
+      ],
+      outcomeLabels: { approved: 'Granted' },
+      ranking: {
+        rows: [
+          {
+            rank: 1,
+            proposalId: 30,
+            score: null,
+            requested: { ATCA: { hours: 12.5 } },
+            running: { ATCA: { hours: 12.5 } },
+            aboveLine: { ATCA: true },
+            above: false,
+          },
+        ],
+        lines: [
+          {
+            facility: 'ATCA',
+            field: 'hours',
+            capacity: 10,
+            requested: 12.5,
+            awarded: 10,
+            firstBelow: 1,
+            oversubscription: 1.25,
+            awardedShare: 1,
+            overAwarded: false,
+          },
+        ],
+      },
+    };
+    expect(callProposalExport.safeParse(decided).success).toBe(true);
+    expect(isCallProposalExport(decided)).toBe(true);
+    for (const wrong of [
+      { ...decided, items: [{ ...chairRow, decision: { outcome: 'maybe', awards: {} } }] },
+      { ...decided, items: [{ ...chairRow, decision: { outcome: 'approved' } }] },
+      { ...decided, outcomeLabels: { approved: 3 } },
+      { ...decided, ranking: { ...decided.ranking, rows: [{ rank: '1' }] } },
+      { ...decided, ranking: { rows: [] } },
+    ]) {
+      expect(callProposalExport.safeParse(wrong).success).toBe(false);
+      expect(isCallProposalExport(wrong)).toBe(false);
+    }
+  });
+
   it.each([
     ['no items', (c: Record<string, unknown>) => delete c.items],
     [

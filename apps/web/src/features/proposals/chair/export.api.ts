@@ -3,6 +3,7 @@ import type {
   CallProposalExportColumns,
   CallProposalExportPart,
 } from '@merit/contract';
+import { OUTCOMES } from '@merit/domain';
 import { apiRequestWithGuard } from '../../../api/client';
 
 /**
@@ -36,7 +37,8 @@ export function exportPath(
  * facilities, for the downloads: one request (GET /calls/{callId}/proposals/export/), in
  * the list's default order (by name). Each review's scores and comments come only when
  * `include` names them: the comments are most of a large call's bytes, and only the
- * downloads that write them ask for them. A download of one proposal type asks for that
+ * downloads that write them ask for them; likewise each row's decision (`decisions`) and
+ * the call's ranking (`ranking`, the whole-call workbook only). A download of one proposal type asks for that
  * `type` only (a 10,000-proposal call's Comments were 21 MB with both types' reviews);
  * the whole-call workbook asks for the whole call. A download that writes none of the
  * chair's columns but `isReviewed` (Comments) asks for `lean` rows: without reviewers,
@@ -88,6 +90,41 @@ const isResources = (value: unknown) =>
     (fields) => isObject(fields) && Object.values(fields).every((n) => typeof n === 'number'),
   );
 
+/** A row's decision (`include=decisions`): an outcome the domain knows, if set, and its awards. */
+const isDecision = (value: unknown) =>
+  isObject(value) &&
+  (value.outcome === undefined ||
+    (typeof value.outcome === 'string' &&
+      (OUTCOMES as readonly string[]).includes(value.outcome))) &&
+  isResources(value.awards);
+const isFlags = (value: unknown) =>
+  isObject(value) && Object.values(value).every((flag) => typeof flag === 'boolean');
+const isRankingRow = (value: unknown) =>
+  isObject(value) &&
+  typeof value.rank === 'number' &&
+  typeof value.proposalId === 'number' &&
+  isNumberOrNull(value.score) &&
+  isResources(value.requested) &&
+  isResources(value.running) &&
+  isFlags(value.aboveLine) &&
+  typeof value.above === 'boolean';
+const isRankingLine = (value: unknown) =>
+  isObject(value) &&
+  typeof value.facility === 'string' &&
+  typeof value.field === 'string' &&
+  isNumberOrNull(value.capacity) &&
+  typeof value.requested === 'number' &&
+  typeof value.awarded === 'number' &&
+  isNumberOrNull(value.oversubscription) &&
+  isNumberOrNull(value.awardedShare);
+/** The call's ranking (`include=ranking`): its rows and its lines. */
+const isRanking = (value: unknown) =>
+  isObject(value) &&
+  Array.isArray(value.rows) &&
+  value.rows.every(isRankingRow) &&
+  Array.isArray(value.lines) &&
+  value.lines.every(isRankingLine);
+
 /** Every field of a row the downloads write, of the type the contract gives it. */
 function isExportRow(value: unknown): boolean {
   if (!isObject(value)) return false;
@@ -105,11 +142,15 @@ function isExportRow(value: unknown): boolean {
     optionalArray(row.reviewers, isNamed) &&
     optionalArray(row.reviewScores, isScore) &&
     optionalArray(row.allReviewScores, isReviewScores) &&
-    optionalArray(row.allReviewComments, isReviewComments)
+    optionalArray(row.allReviewComments, isReviewComments) &&
+    (row.decision === undefined || isDecision(row.decision))
   );
 }
 
-/** The export's body as the downloads read it: its rows, the call's totals and facilities. */
+/**
+ * The export's body as the downloads read it: its rows (with their decisions), the call's
+ * totals and facilities, its words for the outcomes and its ranking.
+ */
 export function isCallProposalExport(payload: unknown): payload is CallProposalExport {
   return (
     isObject(payload) &&
@@ -118,6 +159,10 @@ export function isCallProposalExport(payload: unknown): payload is CallProposalE
     typeof payload.total === 'number' &&
     isResources(payload.resourceTotals) &&
     Array.isArray(payload.facilities) &&
-    payload.facilities.every((facility) => typeof facility === 'string')
+    payload.facilities.every((facility) => typeof facility === 'string') &&
+    (payload.outcomeLabels === undefined ||
+      (isObject(payload.outcomeLabels) &&
+        Object.values(payload.outcomeLabels).every((label) => typeof label === 'string'))) &&
+    (payload.ranking === undefined || isRanking(payload.ranking))
   );
 }
