@@ -1,6 +1,6 @@
 import type { DecisionSave, ProposalDecision } from '@merit/contract';
 import { decisionMessages, messages } from '@merit/domain';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../test/fixtures';
@@ -167,7 +167,13 @@ describe('the Ranking page', { timeout: 30_000 }, () => {
     const fetchStub = stubPage({
       [decisionOf(31)]: ({ body }) => {
         const save = body as DecisionSave;
-        return { body: makeDecision({ ...save, version: save.version + 1 }) };
+        return {
+          body: makeDecision({
+            ...save,
+            version: save.version + 1,
+            awarded: { 'Telescope A': { nights: 17 } },
+          }),
+        };
       },
     });
     const { user } = await openPage();
@@ -182,8 +188,21 @@ describe('the Ranking page', { timeout: 30_000 }, () => {
       awardNotes: {},
       version: 0,
     });
-    // The ranking is asked again: its totals changed.
-    await waitFor(() => expect(apiCalls(fetchStub).filter((c) => c === RANKING)).toHaveLength(2));
+    // The totals at the top are the answer's, worked out again by the domain, and the
+    // ranking is not asked again (10,000 rows on a large call).
+    const summary = screen.getByRole('table', { name: 'Capacity and awards' });
+    const line = within(summary).getAllByRole('row')[1]!;
+    await waitFor(() =>
+      expect(
+        within(line)
+          .getAllByRole('cell')
+          .map((cell) => cell.textContent),
+      ).toEqual(['Telescope A', 'nights', '10', '14', '17, above capacity', '140 %', '170 %']),
+    );
+    expect(
+      within(rowOf('Beta')).getByRole('combobox', { name: 'Outcome of Beta' }),
+    ).toHaveDisplayValue('Approved');
+    expect(apiCalls(fetchStub).filter((c) => c === RANKING)).toHaveLength(1);
   });
 
   it('asks for a note on an award above the request before saving it', async () => {
@@ -304,6 +323,80 @@ describe('the Ranking page', { timeout: 30_000 }, () => {
       reason: 'Time-critical',
       version: 0,
     });
+  });
+
+  it('moves a proposal dragged onto another row, with a reason; Cancel sends nothing', async () => {
+    const fetchStub = stubPage({ [MOVE]: { body: makeRanking() } });
+    const { user } = await openPage();
+    // jsdom has no DataTransfer: one drag's, as the browser hands it to each event.
+    const dataTransfer = {
+      data: {} as Record<string, string>,
+      effectAllowed: 'all',
+      dropEffect: 'none',
+      setData(type: string, value: string) {
+        this.data[type] = value;
+      },
+      getData(type: string) {
+        return this.data[type] ?? '';
+      },
+      setDragImage() {},
+    };
+    const handleOf = (name: string) =>
+      within(rowOf(name)).getByRole('button', { name: `Drag ${name} to another rank` });
+    const cellOf = (name: string) => within(rowOf(name)).getAllByRole('cell')[2]!;
+    // Gamma is not Carla's to decide: no handle, as no Move.
+    expect(within(rowOf('Gamma')).queryByRole('button', { name: /^Drag Gamma/ })).toBeNull();
+
+    // Alpha down onto Gamma: it takes Gamma's place, below it.
+    const alphaHandle = handleOf('Alpha');
+    fireEvent.dragStart(alphaHandle, { dataTransfer });
+    expect(dataTransfer.effectAllowed).toBe('move');
+    // Over itself there is nowhere to go: no indicator, and the browser may not drop.
+    expect(fireEvent.dragOver(cellOf('Alpha'), { dataTransfer })).toBe(true);
+    expect(rowOf('Alpha')).not.toHaveAttribute('data-drop');
+    expect(fireEvent.dragOver(cellOf('Beta'), { dataTransfer })).toBe(false);
+    expect(rowOf('Beta')).toHaveAttribute('data-drop', 'below');
+    fireEvent.dragOver(cellOf('Gamma'), { dataTransfer });
+    // One line at a time.
+    expect(rowOf('Beta')).not.toHaveAttribute('data-drop');
+    expect(rowOf('Gamma')).toHaveAttribute('data-drop', 'below');
+    const gamma = rowOf('Gamma');
+    fireEvent.drop(cellOf('Gamma'), { dataTransfer });
+    // The dialog hides the page from queries (it is modal): the handle found before.
+    fireEvent.dragEnd(alphaHandle, { dataTransfer });
+    expect(gamma).not.toHaveAttribute('data-drop');
+
+    let dialog = await screen.findByRole('dialog', { name: 'Move Alpha' });
+    expect(within(dialog).getByRole('combobox', { name: /Put it/ })).toHaveDisplayValue(
+      'Below 3. Gamma',
+    );
+    expect(apiCalls(fetchStub)).not.toContain(MOVE);
+    await user.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'Weather risk');
+    await user.click(within(dialog).getByRole('button', { name: 'Move' }));
+    await screen.findByText('Alpha has been moved.');
+    expect(sentBody(fetchStub, MOVE)).toEqual({
+      proposalId: 30,
+      after: 32,
+      reason: 'Weather risk',
+      version: 2,
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    // Beta up onto Alpha: above it, at the top; cancelled, it stays where it is.
+    const betaHandle = handleOf('Beta');
+    fireEvent.dragStart(betaHandle, { dataTransfer });
+    fireEvent.dragOver(cellOf('Alpha'), { dataTransfer });
+    expect(rowOf('Alpha')).toHaveAttribute('data-drop', 'above');
+    fireEvent.drop(cellOf('Alpha'), { dataTransfer });
+    fireEvent.dragEnd(betaHandle, { dataTransfer });
+    dialog = await screen.findByRole('dialog', { name: 'Move Beta' });
+    expect(within(dialog).getByRole('combobox', { name: /Put it/ })).toHaveDisplayValue(
+      'At the top',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(apiCalls(fetchStub).filter((call) => call === MOVE)).toHaveLength(1);
+    expect(rowsOf()).toEqual(['Alpha', 'Capacity of Telescope A reached', 'Beta', 'Gamma']);
   });
 
   it('previews the outcomes from the line; Discard sends nothing, Apply saves them', async () => {

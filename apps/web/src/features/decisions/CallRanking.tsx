@@ -4,11 +4,13 @@ import type {
   RankingRowBody,
 } from '@merit/contract';
 import { facilityLabel, formatScore } from '@merit/domain';
+import DragIndicatorIcon from '@mui/icons-material/DragIndicator';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import {
   Alert,
   Box,
   Button,
+  IconButton,
   Link,
   Paper,
   Stack,
@@ -43,6 +45,13 @@ import {
 } from './decisions.api';
 import { MoveDialog } from './MoveDialog';
 import { OutcomesFromLineDialog } from './OutcomesFromLineDialog';
+import {
+  DROP_ATTRIBUTE,
+  RANK_INDEX_ATTRIBUTE,
+  type DragHandleProps,
+  useRankingDrag,
+  type RankingDrop,
+} from './ranking-drag';
 
 const counting = new Intl.NumberFormat('en');
 
@@ -289,7 +298,11 @@ function RankingTable({
   lines: readonly RankingLineBody[];
 }) {
   const table = useTableState(NO_SORTING, { defaultSort: { key: 'rank', direction: 'asc' } });
-  const [moving, setMoving] = useState<RankingRowBody | null>(null);
+  // From the Move button (no place yet) or from a drop (the place it was dropped on).
+  const [moving, setMoving] = useState<
+    RankingDrop | { row: RankingRowBody; after?: undefined } | null
+  >(null);
+  const drag = useRankingDrag(rows, setMoving);
   const lastPage = Math.max(0, Math.ceil(rows.length / table.pageSize) - 1);
   const page = Math.min(table.page, lastPage);
   const start = page * table.pageSize;
@@ -301,7 +314,19 @@ function RankingTable({
   return (
     <Paper variant="outlined">
       <TableContainer>
-        <Table size="small" aria-label="Ranking">
+        <Table
+          size="small"
+          aria-label="Ranking"
+          sx={(theme) => ({
+            // The drop indicator: a line on the edge of the row where the dragged one lands.
+            [`& tr[${DROP_ATTRIBUTE}="above"] > td`]: {
+              boxShadow: `inset 0 3px 0 ${theme.palette.primary.main}`,
+            },
+            [`& tr[${DROP_ATTRIBUTE}="below"] > td`]: {
+              boxShadow: `inset 0 -3px 0 ${theme.palette.primary.main}`,
+            },
+          })}
+        >
           <TableHead>
             <TableRow>
               <TableCell>Rank</TableCell>
@@ -319,7 +344,7 @@ function RankingTable({
               <TableCell align="right">Actions</TableCell>
             </TableRow>
           </TableHead>
-          <TableBody>
+          <TableBody {...drag.bodyProps}>
             {shown.map((row, index) => {
               const previous = index === 0 ? rows[start - 1] : shown[index - 1];
               const previousRank = previous?.rank ?? 0;
@@ -345,7 +370,14 @@ function RankingTable({
                       </TableCell>
                     </TableRow>
                   ))}
-                  <RankingTableRow callId={callId} row={row} lines={lines} onMove={setMoving} />
+                  <RankingTableRow
+                    callId={callId}
+                    row={row}
+                    index={start + index}
+                    lines={lines}
+                    dragHandle={drag.handleProps(start + index)}
+                    onMove={(moved) => setMoving({ row: moved })}
+                  />
                 </Fragment>
               );
             })}
@@ -366,7 +398,13 @@ function RankingTable({
           }
         />
       )}
-      <MoveDialog callId={callId} row={moving} rows={rows} onClose={() => setMoving(null)} />
+      <MoveDialog
+        callId={callId}
+        row={moving?.row ?? null}
+        rows={rows}
+        after={moving?.after}
+        onClose={() => setMoving(null)}
+      />
     </Paper>
   );
 }
@@ -374,17 +412,43 @@ function RankingTable({
 function RankingTableRow({
   callId,
   row,
+  index,
   lines,
+  dragHandle,
   onMove,
 }: {
   callId: number;
   row: RankingRowBody;
+  /** Its place in the ranking as shown, where a drop finds it. */
+  index: number;
   lines: readonly RankingLineBody[];
+  dragHandle: DragHandleProps;
   onMove: (row: RankingRowBody) => void;
 }) {
   return (
-    <TableRow hover sx={{ verticalAlign: 'top' }}>
-      <TableCell>{row.rank}</TableCell>
+    <TableRow hover sx={{ verticalAlign: 'top' }} {...{ [RANK_INDEX_ATTRIBUTE]: index }}>
+      <TableCell>
+        <Stack direction="row" sx={{ alignItems: 'center', gap: 0.5 }}>
+          {row.decide ? (
+            // By hand only: the keyboard moves a row through the Move button's dialog, so
+            // the handle is no extra tab stop; a click opens that dialog too.
+            <IconButton
+              size="small"
+              tabIndex={-1}
+              aria-label={`Drag ${row.name} to another rank`}
+              sx={{ cursor: 'grab', p: 0.25 }}
+              onClick={() => onMove(row)}
+              {...dragHandle}
+            >
+              <DragIndicatorIcon fontSize="small" />
+            </IconButton>
+          ) : (
+            // Keeps the ranks of the rows without a handle in line with the others.
+            <Box component="span" aria-hidden sx={{ width: 24, flexShrink: 0 }} />
+          )}
+          {row.rank}
+        </Stack>
+      </TableCell>
       <TableCell>
         <Link component={RouterLink} to={`/calls/${callId}/proposals/${row.proposalId}/`}>
           {row.name}

@@ -27,29 +27,47 @@ interface MoveDialogProps {
   row: RankingRowBody | null;
   /** The ranking as shown: the places it can go. */
   rows: readonly RankingRowBody[];
+  /** Where it was dropped: below this proposal (null: at the top); unset: not chosen yet. */
+  after?: number | null;
   onClose: () => void;
 }
 
 /**
  * Moving a proposal in the ranking, by keyboard as well as by hand: below which proposal
- * (or to the top), and why, which the ranking shows and the history keeps.
+ * (or to the top), and why, which the ranking shows and the history keeps. A drag on the
+ * Ranking page opens it with the place where the row was dropped.
  */
-export function MoveDialog({ callId, row, rows, onClose }: MoveDialogProps) {
+export function MoveDialog({ callId, row, rows, after, onClose }: MoveDialogProps) {
   const id = useId();
   return (
     <Dialog open={row !== null} onClose={onClose} aria-labelledby={id} fullWidth maxWidth="sm">
       <DialogTitle id={id}>{row ? `Move ${row.name}` : 'Move'}</DialogTitle>
       {row && (
-        <MoveForm key={row.proposalId} callId={callId} row={row} rows={rows} onClose={onClose} />
+        <MoveForm
+          key={`${row.proposalId}:${String(after)}`}
+          callId={callId}
+          row={row}
+          rows={rows}
+          after={after}
+          onClose={onClose}
+        />
       )}
     </Dialog>
   );
 }
 
-function MoveForm({ callId, row, rows, onClose }: MoveDialogProps & { row: RankingRowBody }) {
+function MoveForm({
+  callId,
+  row,
+  rows,
+  after,
+  onClose,
+}: MoveDialogProps & { row: RankingRowBody }) {
   const queryClient = useQueryClient();
   const notify = useNotify();
-  const [place, setPlace] = useState('');
+  const [place, setPlace] = useState(
+    after === undefined ? '' : after === null ? TOP : String(after),
+  );
   const [reason, setReason] = useState('');
   const [checked, setChecked] = useState(false);
 
