@@ -149,7 +149,7 @@ describe('ADMIN_TWO_FACTOR=required on every admin-only route of the authorizati
   beforeAll(async () => {
     world = await createWorld({ env: { ADMIN_TWO_FACTOR: 'required' } });
   });
-  afterAll(() => world.ctx.close());
+  afterAll(() => world.close());
 
   const ordinary = PERSONAS.filter(
     (p) =>

@@ -1540,7 +1540,7 @@ export const table: Row[] = [
     route: 'GET /api/v1/calls/:callId/letters/',
     request: async (w, c) => {
       const proposal = await newProposal(w, c, { stateVal: 1, call: w.releasedCall });
-      await newLetter(w, proposal.id);
+      await newLetter(w, proposal.id, 'sent', { pdf: false });
       return { params: { callId: w.releasedCall.id } };
     },
     expect: chairsOnly(200),
@@ -1551,7 +1551,7 @@ export const table: Row[] = [
     route: 'POST /api/v1/calls/:callId/letters/send/',
     request: async (w) => {
       const proposal = await seedProposal(w, { call: w.releasedCall, stateVal: 1 });
-      await newLetter(w, proposal.id, 'failed');
+      await newLetter(w, proposal.id, 'failed', { pdf: false });
       return { params: { callId: w.releasedCall.id }, payload: { proposalIds: [proposal.id] } };
     },
     expect: chairsOnly(200),

@@ -16,6 +16,7 @@ import {
 } from '../../src/db/schema.js';
 import { issueToken } from '../../src/modules/auth/tokens.queries.js';
 import { saveCall } from '../../src/modules/calls/calls.service.js';
+import { PdfWorkerPool } from '../../src/modules/files/files-access.js';
 import { letterPdf } from '../../src/modules/letters/letter-pdf.js';
 import { createUser } from '../../src/modules/users/users.queries.js';
 import { makeForm, makeFormName } from '../admin-fixtures.js';
@@ -77,6 +78,10 @@ export interface World {
   secrets: SecretRegistry;
   /** Each seeded proposal's owner of secrets, for canaries added to it later (its letters). */
   owners: Map<number, SecretOwner>;
+  /** The worker thread the letters' PDFs are made in: one for the world, not one a letter. */
+  pdfWorkers: PdfWorkerPool;
+  /** Closes the app and the PDF worker. */
+  close(): Promise<void>;
 }
 
 /** One cell's caller: a new user of the persona's kind, with a new token. */
@@ -452,12 +457,14 @@ export async function newFile(w: World, caller: Caller) {
  * the release and the letter job leave one, its PDF made and stored: its subject and body
  * carry a canary of the proposal's outcome, which only those who may read its outcome may
  * see (its people once the decisions are released). `state` as the job or a correction
- * left it: sent, failed (its PDF made, its mail refused) or superseded.
+ * left it: sent, failed (its PDF made, its mail refused) or superseded. Rows that never
+ * read the PDF leave it out (`pdf: false`), one render a persona fewer.
  */
 export async function newLetter(
   w: World,
   proposalId: number,
   state: 'sent' | 'failed' | 'superseded' = 'sent',
+  { pdf = true }: { pdf?: boolean } = {},
 ): Promise<number> {
   const now = w.ctx.clock.now();
   const canary = w.secrets.word('letter');
@@ -469,11 +476,15 @@ export async function newLetter(
   });
   const subject = `Your proposal: ${canary}`;
   const html = `<p>The committee approved your proposal: ${canary}.</p>`;
-  const storageKey = randomBytes(18).toString('base64url');
-  await w.ctx.app.files.write(
-    storageKey,
-    await letterPdf({ committeeName: 'The committee', subject, html, date: now }),
-  );
+  const storageKey = pdf ? randomBytes(18).toString('base64url') : null;
+  if (storageKey)
+    await w.ctx.app.files.write(
+      storageKey,
+      await letterPdf(
+        { committeeName: 'The committee', subject, html, date: now },
+        { pool: w.pdfWorkers },
+      ),
+    );
   const [letter] = await w.ctx.app.db
     .insert(decisionLetters)
     .values({
@@ -504,6 +515,7 @@ export async function newLetter(
 export async function createWorld(options: TestAppOptions = {}): Promise<World> {
   const ctx = await createTestApp(options);
   const { app } = ctx;
+  const pdfWorkers = new PdfWorkerPool(1);
   const committee = await makeCommittee(app);
   const otherCommittee = await makeCommittee(app);
   const forms = await makeCallForms(app);
@@ -553,6 +565,11 @@ export async function createWorld(options: TestAppOptions = {}): Promise<World> 
     admin: { id: adminUser.id, isAdmin: true },
     secrets: new SecretRegistry(),
     owners: new Map(),
+    pdfWorkers,
+    close: async () => {
+      await pdfWorkers.close();
+      await ctx.close();
+    },
   };
   w.call.id = await newCall(w);
   // Submission [-9 d, -1 d), review [-1 d, +6 d).

@@ -1,4 +1,5 @@
 import type { ResourceLimits, Worker } from 'node:worker_threads';
+import type { TDocumentDefinitions } from 'pdfmake/interfaces';
 import { startWorkerThread } from '../../platform/io/worker-thread.js';
 import type { ExtractInput, StoredFile } from './extract-input.js';
 
@@ -10,7 +11,8 @@ import type { ExtractInput, StoredFile } from './extract-input.js';
  * a time limit, such a file ends the worker, the extract names it as left out, and the
  * server goes on. Laying out a long proposal takes seconds of CPU, which on the server's
  * thread would stall every request meanwhile. A pool (`PdfWorkerPool`) bounds how many
- * worker threads run at once. The worker's code is pdf.worker.ts.
+ * worker threads run at once. Documents laid out elsewhere (a decision letter) are
+ * rendered there too, for the same reason. The worker's code is pdf.worker.ts.
  */
 
 export type PdfJob =
@@ -23,7 +25,12 @@ export type PdfJob =
       tooManyPages: string;
     }
   /** The whole extract: its pages laid out, then merged with the PDFs in `loaded`. */
-  | { id: number; kind: 'extract'; input: ExtractInput; loaded: Map<number, StoredFile> };
+  | { id: number; kind: 'extract'; input: ExtractInput; loaded: Map<number, StoredFile> }
+  /**
+   * A document laid out by its caller (letters/letter-pdf.ts), rendered in Roboto: it must
+   * survive structured cloning, so plain data only (no functions, as in a table's layout).
+   */
+  | { id: number; kind: 'render'; definition: TDocumentDefinitions };
 
 /**
  * What the worker answers: an inspected file's pages or why it cannot be merged; the
@@ -98,6 +105,7 @@ export class PdfWorker {
 
   run(job: Omit<Extract<PdfJob, { kind: 'inspect' }>, 'id'>): Promise<PdfReply | PdfWorkerFailure>;
   run(job: Omit<Extract<PdfJob, { kind: 'extract' }>, 'id'>): Promise<PdfReply | PdfWorkerFailure>;
+  run(job: Omit<Extract<PdfJob, { kind: 'render' }>, 'id'>): Promise<PdfReply | PdfWorkerFailure>;
   run(job: Omit<PdfJob, 'id'>): Promise<PdfReply | PdfWorkerFailure> {
     const worker = (this.worker ??= startWorker(this.limits));
     worker.ref();

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { constants, inflateSync } from 'node:zlib';
+import { pdfRenderer, robotoFonts } from '@merit/pdf';
 import type { PDFRawStream } from 'pdf-lib';
 import {
   PDFArray,
@@ -16,8 +17,9 @@ import type { PdfJob, PdfReply } from './pdf-worker.js';
 /**
  * The worker thread of the proposal extract, started by pdf-worker.ts with limits on its
  * heap and its time: it parses uploaded PDFs (ASVS V12.1.2), lays the extract's pages out
- * and merges them. Whatever a PDF makes pdf-lib do, or a long proposal pdfmake, it does
- * it here, where running out of memory or time ends this thread and not the server.
+ * and merges them, and renders documents laid out elsewhere (decision letters). Whatever a
+ * PDF makes pdf-lib do, or a long proposal pdfmake, it does it here, where running out of
+ * memory or time ends this thread and not the server.
  *
  * pdf-lib inflates a PDF's object streams and cross-reference streams as it loads it, into
  * buffers outside the heap that the thread's limits do not count. So their inflated size
@@ -196,9 +198,21 @@ async function extract(job: Extract<PdfJob, { kind: 'extract' }>): Promise<PdfRe
   }
 }
 
+const render = pdfRenderer(robotoFonts);
+
+/** A document its caller laid out (a decision letter), rendered. */
+async function renderDocument(job: Extract<PdfJob, { kind: 'render' }>): Promise<PdfReply> {
+  // A copy with an ArrayBuffer of its own to transfer: a small Buffer shares Node's pool.
+  return { pdf: new Uint8Array(await render(job.definition)) };
+}
+
 parentPort!.on('message', (job: PdfJob) => {
   const work =
-    job.kind === 'inspect' ? inspect(job.bytes, job.maxPages, job.tooManyPages) : extract(job);
+    job.kind === 'inspect'
+      ? inspect(job.bytes, job.maxPages, job.tooManyPages)
+      : job.kind === 'extract'
+        ? extract(job)
+        : renderDocument(job);
   void work
     // Answered, not thrown: a rejection here would end the thread and lose the reason.
     .catch((error: unknown): PdfReply => {
@@ -207,7 +221,9 @@ parentPort!.on('message', (job: PdfJob) => {
         problem:
           job.kind === 'inspect'
             ? 'it could not be read'
-            : `making the proposal extract failed: ${reason}`,
+            : job.kind === 'extract'
+              ? `making the proposal extract failed: ${reason}`
+              : `rendering the PDF failed: ${reason}`,
       };
     })
     .then((reply) => {

@@ -5,7 +5,8 @@ import { enqueueJob } from '../../platform/data/jobs.js';
 import type { App } from '../../platform/http/app-types.js';
 import { SEND_MAIL_JOB } from '../../platform/io/mail-job.js';
 import type { Mail } from '../../platform/io/mailer.js';
-import { newStorageKey } from '../files/files-access.js';
+import { newStorageKey, PdfWorkerPool } from '../files/files-access.js';
+import { letterPdf } from './letter-pdf.js';
 import { letterForJob, recipientsOf } from './letters.queries.js';
 import { SEND_LETTER_JOB, type SendLetter } from './letters.service.js';
 
@@ -23,6 +24,11 @@ import { SEND_LETTER_JOB, type SendLetter } from './letters.service.js';
 const SENDABLE = ['queued', 'failed'] as const;
 
 export function registerLetterJob(app: App): void {
+  // The letters' PDFs render in a worker thread (letter-pdf.ts). One is all the job runner
+  // can use, as it runs its jobs one at a time; a pool of their own, not the extracts', so
+  // a release's thousands of letters and a chair's extract never wait on each other.
+  const pdfWorkers = new PdfWorkerPool(1);
+  app.addHook('onClose', () => pdfWorkers.close());
   app.jobs.handle<SendLetter>(SEND_LETTER_JOB, async ({ letterId }, { db, now }) => {
     const found = await letterForJob(db, letterId);
     // Sent already, superseded by a corrected one, or its proposal deleted: nothing to do.
@@ -34,14 +40,15 @@ export function registerLetterJob(app: App): void {
     );
     try {
       if (!letter.storageKey) {
-        // pdfmake loads with the first letter, not at start-up (as the proposal extract).
-        const { letterPdf } = await import('./letter-pdf.js');
-        const pdf = await letterPdf({
-          committeeName: found.committeeName,
-          subject: letter.subject,
-          html: letter.bodyHtml,
-          date: letter.createdAt,
-        });
+        const pdf = await letterPdf(
+          {
+            committeeName: found.committeeName,
+            subject: letter.subject,
+            html: letter.bodyHtml,
+            date: letter.createdAt,
+          },
+          { pool: pdfWorkers },
+        );
         const key = newStorageKey();
         await app.files.write(key, pdf);
         const [kept] = await db
