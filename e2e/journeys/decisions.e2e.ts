@@ -90,7 +90,7 @@ test('the chair allocates the telescope from the ranking and releases the letter
   await capacities.getByRole('button', { name: 'Save capacities' }).click();
   await dismissNotification(page, 'The capacities have been saved.');
   await expect(capacities).toBeHidden();
-  await expectCapacity(page, [FACILITY, FIELD, '20', '30', '0', '150 %', '0 %']);
+  await expectCapacity(page, [FACILITY, FIELD, '20', '30', '0', '150 %, above capacity', '0 %']);
   // The line falls between Alpha (12 of 20) and Beta (22 of 20): Beta is the first below.
   const rows = table.getByRole('row');
   await expect(rows.nth(1)).toContainText(alpha.name);
@@ -122,13 +122,13 @@ test('the chair allocates the telescope from the ranking and releases the letter
   // The approved proposal is awarded what it asked for.
   const alphaAward = table.getByRole('spinbutton', { name: `Award of ${label} to ${alpha.name}` });
   await expect(alphaAward).toHaveValue('12');
-  await expectCapacity(page, [FACILITY, FIELD, '20', '30', '12', '150 %', '60 %']);
+  await expectCapacity(page, [FACILITY, FIELD, '20', '30', '12', '150 %, above capacity', '60 %']);
 
   // --- One award lowered in place: the totals follow -------------------------------------
   await alphaAward.fill('9.5');
   await table.getByRole('button', { name: `Save the decision on ${alpha.name}` }).click();
   await dismissNotification(page, `The decision on ${alpha.name} has been saved.`);
-  await expectCapacity(page, [FACILITY, FIELD, '20', '30', '9.5', '150 %', '48 %']);
+  await expectCapacity(page, [FACILITY, FIELD, '20', '30', '9.5', '150 %, above capacity', '48 %']);
   await page.reload();
   await expect(
     rankingTable(page).getByRole('spinbutton', { name: `Award of ${label} to ${alpha.name}` }),

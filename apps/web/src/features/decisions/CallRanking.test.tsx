@@ -93,12 +93,20 @@ describe('the Ranking page', { timeout: 30_000 }, () => {
       within(line)
         .getAllByRole('cell')
         .map((cell) => cell.textContent),
-    ).toEqual(['Telescope A', 'nights', '10', '14', '12, above capacity', '140 %', '120 %']);
+    ).toEqual([
+      'Telescope A',
+      'nights',
+      '10',
+      '14',
+      '12',
+      '140 %, above capacity',
+      '120 %, above capacity',
+    ]);
     // Above capacity: in the error colour, with an icon and words, not the colour alone.
-    const awarded = within(line).getAllByRole('cell')[4]!;
-    expect(awarded.querySelector('svg')).not.toBeNull();
-    expect(getComputedStyle(awarded).color).not.toBe(
-      getComputedStyle(within(line).getAllByRole('cell')[3]!).color,
+    const awardedShare = within(line).getAllByRole('cell')[6]!;
+    expect(awardedShare.querySelector('svg')).not.toBeNull();
+    expect(getComputedStyle(awardedShare).color).not.toBe(
+      getComputedStyle(within(line).getAllByRole('cell')[4]!).color,
     );
   });
 
@@ -124,8 +132,8 @@ describe('the Ranking page', { timeout: 30_000 }, () => {
     const line = within(screen.getByRole('table', { name: 'Capacity and awards' })).getAllByRole(
       'row',
     )[1]!;
-    expect(within(line).getAllByRole('cell')[4]).toHaveTextContent(/^12$/);
-    expect(within(line).getAllByRole('cell')[4]!.querySelector('svg')).toBeNull();
+    expect(within(line).getAllByRole('cell')[6]).toHaveTextContent(/^60 %$/);
+    expect(line.querySelector('svg')).toBeNull();
   });
 
   it('keeps the filters in the address and asks the server for them', async () => {
@@ -197,7 +205,15 @@ describe('the Ranking page', { timeout: 30_000 }, () => {
         within(line)
           .getAllByRole('cell')
           .map((cell) => cell.textContent),
-      ).toEqual(['Telescope A', 'nights', '10', '14', '17, above capacity', '140 %', '170 %']),
+      ).toEqual([
+        'Telescope A',
+        'nights',
+        '10',
+        '14',
+        '17',
+        '140 %, above capacity',
+        '170 %, above capacity',
+      ]),
     );
     expect(
       within(rowOf('Beta')).getByRole('combobox', { name: 'Outcome of Beta' }),

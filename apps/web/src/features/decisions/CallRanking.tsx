@@ -5,7 +5,6 @@ import type {
 } from '@merit/contract';
 import { facilityLabel, formatScore } from '@merit/domain';
 import DragIndicatorIcon from '@mui/icons-material/DragIndicator';
-import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import {
   Alert,
   Box,
@@ -36,6 +35,7 @@ import { PAGE_SIZES, useTableState } from '../../components/table/use-table-stat
 import { useCall } from '../calls/calls.api';
 import { formatAmount } from '../proposals/chair/chair-columns';
 import { CapacityDialog } from './CapacityDialog';
+import { CapacityTable } from './CapacityTable';
 import { DecisionEditor, outcomeText } from './DecisionEditor';
 import {
   RANKING_FACILITY_PARAM,
@@ -64,12 +64,7 @@ export const rankingTexts = {
       ? '1 proposal you are conflicted on is not shown.'
       : `${counting.format(count)} proposals you are conflicted on are not shown.`,
   lineReached: (facility: string) => `Capacity of ${facilityLabel(facility)} reached`,
-  aboveCapacity: 'above capacity',
 };
-
-/** A share as a percentage, or a dash without a capacity. */
-const percent = (share: number | null) =>
-  share === null ? '—' : `${counting.format(Math.round(share * 100))} %`;
 
 /** Each facility's line: the rank of its first proposal below it (its earliest field's). */
 function facilityLines(lines: readonly RankingLineBody[]): Map<string, number> {
@@ -235,52 +230,7 @@ function CapacitySummary({ lines }: { lines: readonly RankingLineBody[] }) {
       <Typography id="ranking-capacity" variant="h6" component="h2" sx={{ mb: 1 }}>
         Capacity and awards
       </Typography>
-      <TableContainer component={Paper} variant="outlined" sx={{ maxWidth: 900 }}>
-        <Table size="small" aria-labelledby="ranking-capacity">
-          <TableHead>
-            <TableRow>
-              <TableCell>Facility</TableCell>
-              <TableCell>Field</TableCell>
-              <TableCell align="right">Capacity</TableCell>
-              <TableCell align="right">Requested</TableCell>
-              <TableCell align="right">Awarded</TableCell>
-              <TableCell align="right">Requested / capacity</TableCell>
-              <TableCell align="right">Awarded / capacity</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {lines.map((line) => (
-              <TableRow key={`${line.facility}\u0000${line.field}`}>
-                <TableCell>{facilityLabel(line.facility)}</TableCell>
-                <TableCell>{line.field}</TableCell>
-                <TableCell align="right">
-                  {line.capacity === null ? 'None' : formatAmount(line.capacity)}
-                </TableCell>
-                <TableCell align="right">{formatAmount(line.requested)}</TableCell>
-                <TableCell
-                  align="right"
-                  sx={line.overAwarded ? { color: 'error.main', fontWeight: 500 } : undefined}
-                >
-                  {line.overAwarded ? (
-                    <Stack
-                      direction="row"
-                      component="span"
-                      sx={{ gap: 0.5, alignItems: 'center', justifyContent: 'flex-end' }}
-                    >
-                      <ErrorOutlineIcon fontSize="small" aria-hidden />
-                      {`${formatAmount(line.awarded)}, ${rankingTexts.aboveCapacity}`}
-                    </Stack>
-                  ) : (
-                    formatAmount(line.awarded)
-                  )}
-                </TableCell>
-                <TableCell align="right">{percent(line.oversubscription)}</TableCell>
-                <TableCell align="right">{percent(line.awardedShare)}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      <CapacityTable lines={lines} labelledBy="ranking-capacity" />
     </Box>
   );
 }
