@@ -250,11 +250,13 @@ describe('releasing the decisions', () => {
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json() as CallLetters;
     expect(body.releasedAt).not.toBeNull();
-    expect(body.proposals.map((p) => [p.proposalId, p.outcome, p.letter?.state ?? null])).toEqual([
-      [w.ids.exoplanet, null, null],
-      [w.ids.halos, 'waitlisted', 'sent'],
-      [w.ids.galaxy, 'declined', 'sent'],
-      [w.ids.pulsar, 'approved', 'sent'],
+    expect(
+      body.proposals.map((p) => [p.proposalId, p.outcome, p.state, p.letter?.state ?? null]),
+    ).toEqual([
+      [w.ids.exoplanet, null, 'draft', null],
+      [w.ids.halos, 'waitlisted', 'sent', 'sent'],
+      [w.ids.galaxy, 'declined', 'sent', 'sent'],
+      [w.ids.pulsar, 'approved', 'sent', 'sent'],
     ]);
     const cleo = (
       await w.people.cleo.call('GET', `/calls/${w.callId}/letters/`)

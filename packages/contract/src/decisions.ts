@@ -274,6 +274,11 @@ export const callLetters = z
         proposalId: entityId,
         name: z.string(),
         outcome: outcome.nullable(),
+        /**
+         * Where its letter is: `draft` before one is written (no outcome yet, decisions not
+         * released, or an outcome given after the release and not sent yet), else its state.
+         */
+        state: z.enum(['draft', ...LETTER_STATES]),
         /** Its current letter; null when none is written (no outcome, or not released). */
         letter: letterSummary.nullable(),
         /** The outcome changed since its letter was written: a corrected one can be sent. */

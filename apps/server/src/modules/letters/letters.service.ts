@@ -297,6 +297,7 @@ export async function callLetters(work: ReadWork, callId: number): Promise<CallL
       proposalId: source.proposalId,
       name: source.name,
       outcome: source.outcome,
+      state: letter?.state ?? ('draft' as const),
       letter: letter ? presentLetter(letter) : null,
       changedSinceLetter: letter !== null && source.decisionVersion > letter.decisionVersion,
       error: letter?.error ?? null,
