@@ -343,8 +343,8 @@ describe('CallProposalsPage, the chair’s view', { timeout: 20_000 }, () => {
       'GET /calls/12/': { body: makeCall({ abilities: chairAbilities }) },
       'GET /calls/12/proposals/?page=1&pageSize=10&sort=name': chairPage([galaxy, pulsar]),
       'GET /review_form_order/12/': { body: scoreForm },
-      // The Standard type's download asks for that type's rows only.
-      'GET /calls/12/proposals/export/?type=40': {
+      // The Standard type's download asks for that type's rows only, with their decisions.
+      'GET /calls/12/proposals/export/?include=decisions&type=40': {
         body: {
           items: [galaxy, pulsar],
           total: 2,
@@ -395,7 +395,7 @@ describe('CallProposalsPage, the chair’s view', { timeout: 20_000 }, () => {
     // One request for every row of the type, not page after page.
     expect(apiCalls(fetchStub).filter((call) => call.includes('/proposals/'))).toEqual([
       'GET /calls/12/proposals/?page=1&pageSize=10&sort=name',
-      'GET /calls/12/proposals/export/?type=40',
+      'GET /calls/12/proposals/export/?include=decisions&type=40',
     ]);
   });
 
