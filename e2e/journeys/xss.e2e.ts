@@ -249,8 +249,14 @@ test('no payload runs on any page that shows it, and no download holds a formula
     chair.getByRole('button', { name: 'Whole-Call Workbook (XLSX)' }).click(),
   ]);
   const workbook = await readXlsx(workbookFile);
-  for (const rows of Object.values(workbook.sheets)) {
+  for (const rows of Object.values(workbook.sheets))
     expect(formulaCells(rows), 'the workbook: cells a spreadsheet would run').toEqual([]);
+  // After the types' sheets, the decision meeting's (issue 29): the ranking names the
+  // proposals too, as text.
+  const { Capacity: capacity, Ranking: ranking, ...typeSheets } = workbook.sheets;
+  expect(capacity).toBeDefined();
+  expect(ranking!.flat()).toContain(`'${FORMULA_PAYLOADS[0]}`);
+  for (const rows of Object.values(typeSheets)) {
     expect(rows.map((row) => row[4])).toContain(`'${reviewerName}`);
     // Scores are numbers, not text with an apostrophe.
     expect(rows.some((row) => typeof row[5] === 'number')).toBe(true);
