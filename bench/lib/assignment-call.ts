@@ -36,7 +36,14 @@ import {
   problemDigest,
 } from '../../apps/server/src/modules/assignment/assignment-problem.js';
 import { newUserHash } from '../../apps/server/src/platform/security/secrets.js';
-import { ensureBenchCommittee, inReviewWindows, numberOf, rowsOf, type Query } from './database.js';
+import {
+  copyProposalTypes,
+  ensureBenchCommittee,
+  inReviewWindows,
+  numberOf,
+  rowsOf,
+  type Query,
+} from './database.js';
 import type { Manifest } from './manifest.js';
 
 /** Current members of the call's committee, chairs included (issue 27's figure). */
@@ -221,22 +228,7 @@ async function makeAssignmentCall(query: Query, manifest: Manifest, now: Date): 
       manifest.callId,
     ],
   );
-  await query(
-    `insert into proposal_types (call_id, name, position)
-     select $1::int, name, position from proposal_types where call_id = $2::int
-     order by position, id`,
-    [callId, manifest.callId],
-  );
-  await query(
-    `insert into proposal_type_forms (proposal_type_id, form_id, kind, position)
-     select nt.id, f.form_id, f.kind, f.position
-     from proposal_type_forms f
-     join proposal_types ot on ot.id = f.proposal_type_id
-     join proposal_types nt on nt.call_id = $1 and nt.position = ot.position
-     where ot.call_id = $2
-     order by nt.id, f.kind, f.position`,
-    [callId, manifest.callId],
-  );
+  await copyProposalTypes(query, callId, manifest.callId);
 
   // The proposals, then a map from each to its copy (names are unique in the generated
   // call: each ends in its number), then their answers and collaborators.

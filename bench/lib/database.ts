@@ -118,3 +118,26 @@ export async function ensureBenchCommittee<T>(
   await query(`vacuum analyze ${options.vacuum}`, []);
   return { ...(await options.describe(Number((await find())!.id)))!, made: true };
 }
+
+/**
+ * Copies the proposal types of call `sourceCallId`, with their forms, into call `callId`
+ * (each type matched to its copy by position), for the figures' copies of the generated call.
+ */
+export async function copyProposalTypes(query: Query, callId: number, sourceCallId: number) {
+  await query(
+    `insert into proposal_types (call_id, name, position)
+     select $1::int, name, position from proposal_types where call_id = $2::int
+     order by position, id`,
+    [callId, sourceCallId],
+  );
+  await query(
+    `insert into proposal_type_forms (proposal_type_id, form_id, kind, position)
+     select nt.id, f.form_id, f.kind, f.position
+     from proposal_type_forms f
+     join proposal_types ot on ot.id = f.proposal_type_id
+     join proposal_types nt on nt.call_id = $1 and nt.position = ot.position
+     where ot.call_id = $2
+     order by nt.id, f.kind, f.position`,
+    [callId, sourceCallId],
+  );
+}

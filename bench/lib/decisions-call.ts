@@ -30,7 +30,13 @@ import {
   type ResourceFormOptions,
   type ResourceValues,
 } from '@merit/domain';
-import { ensureBenchCommittee, numberOf, rowsOf, type Query } from './database.js';
+import {
+  copyProposalTypes,
+  ensureBenchCommittee,
+  numberOf,
+  rowsOf,
+  type Query,
+} from './database.js';
 import type { Manifest } from './manifest.js';
 
 /** Of what the proposals ask of each facility and field, the capacity. */
@@ -127,22 +133,7 @@ async function makeDecisionsCall(query: Query, manifest: Manifest, now: Date): P
      returning id`,
     [committeeId, at(-90), at(-60), at(-59), at(-1), now, source],
   );
-  await query(
-    `insert into proposal_types (call_id, name, position)
-     select $1::int, name, position from proposal_types where call_id = $2::int
-     order by position, id`,
-    [callId, source],
-  );
-  await query(
-    `insert into proposal_type_forms (proposal_type_id, form_id, kind, position)
-     select nt.id, f.form_id, f.kind, f.position
-     from proposal_type_forms f
-     join proposal_types ot on ot.id = f.proposal_type_id
-     join proposal_types nt on nt.call_id = $1 and nt.position = ot.position
-     where ot.call_id = $2
-     order by nt.id, f.kind, f.position`,
-    [callId, source],
-  );
+  await copyProposalTypes(query, callId, source);
   await query(
     `insert into proposals (call_id, proposal_type_id, author_id, name, state_val, created_at,
                             updated_at)

@@ -26,7 +26,14 @@
  */
 import { defaultReminderRules } from '@merit/domain';
 import { ensureAssignmentCall } from './assignment-call.js';
-import { ensureBenchCommittee, inReviewWindows, numberOf, rowsOf, type Query } from './database.js';
+import {
+  copyProposalTypes,
+  ensureBenchCommittee,
+  inReviewWindows,
+  numberOf,
+  rowsOf,
+  type Query,
+} from './database.js';
 import type { Manifest } from './manifest.js';
 
 /** k: the reviews each proposal wants. */
@@ -168,22 +175,7 @@ async function makeProgressCall(
       rules.map((r) => r.body),
     ],
   );
-  await query(
-    `insert into proposal_types (call_id, name, position)
-     select $1::int, name, position from proposal_types where call_id = $2::int
-     order by position, id`,
-    [callId, sourceCallId],
-  );
-  await query(
-    `insert into proposal_type_forms (proposal_type_id, form_id, kind, position)
-     select nt.id, f.form_id, f.kind, f.position
-     from proposal_type_forms f
-     join proposal_types ot on ot.id = f.proposal_type_id
-     join proposal_types nt on nt.call_id = $1 and nt.position = ot.position
-     where ot.call_id = $2
-     order by nt.id, f.kind, f.position`,
-    [callId, sourceCallId],
-  );
+  await copyProposalTypes(query, callId, sourceCallId);
   await query(
     `insert into proposals (call_id, proposal_type_id, author_id, name, state_val, created_at,
                             updated_at)
