@@ -56,6 +56,8 @@ const result = await build({
     'create-admin': 'src/cli/create-admin.ts',
     backup: 'src/cli/backup.ts',
     restore: 'src/cli/restore.ts',
+    // `npm run demo`: the server with the demo world (issue 30).
+    demo: 'src/cli/demo.ts',
     // The proposal PDF's worker thread, which modules/files/pdf-worker.ts starts as
     // ./pdf-worker.js from the chunk it is bundled into, in this same folder.
     'pdf-worker': 'src/modules/files/pdf.worker.ts',
@@ -101,7 +103,7 @@ async function writeAtomically(file, contents) {
 // Chunks first: a server started meanwhile must not find an entry naming a chunk not yet
 // written. Earlier builds' chunks stay, for a server still running that loads one late.
 const isEntry = (file) =>
-  /^(main|migrate|create-admin|backup|restore|pdf-worker|assignment-solver|template-worker)\.js(\.map)?$/.test(
+  /^(main|migrate|create-admin|backup|restore|demo|pdf-worker|assignment-solver|template-worker)\.js(\.map)?$/.test(
     path.basename(file.path),
   );
 for (const file of result.outputFiles.filter((f) => !isEntry(f))) {

@@ -60,6 +60,8 @@ export function findFreePort(host = '127.0.0.1') {
  * @property {number} [timeoutMs] how long to wait for health 200 (default 90 s)
  * @property {(line: string) => void} [onLog] called with each line the server prints
  * @property {string} [root] the checkout whose server is built and runs (default this one)
+ * @property {string} [entry] the compiled entry to run, relative to the root (default
+ *   apps/server/dist/main.js; apps/server/dist/demo.js for the demo world)
  */
 
 /**
@@ -111,7 +113,7 @@ export async function startServer(options = {}) {
   const startedAt = performance.now();
   // As `npm start` runs it. Its own process group, so that stop() also reaches anything
   // the server started that outlives it.
-  const child = spawn(process.execPath, ['--enable-source-maps', SERVER_ENTRY], {
+  const child = spawn(process.execPath, ['--enable-source-maps', options.entry ?? SERVER_ENTRY], {
     cwd: root,
     env,
     detached: true,

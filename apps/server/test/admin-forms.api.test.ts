@@ -1,4 +1,10 @@
-import { FORM_TYPES, formMessages, formOptionMessages as o, type FormType } from '@merit/domain';
+import {
+  fileFields,
+  FORM_TYPES,
+  formMessages,
+  formOptionMessages as o,
+  type FormType,
+} from '@merit/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkFormDefinition } from '../src/modules/forms/form-access.js';
 import { FORM_EXAMPLES } from '../src/modules/forms/form-examples.js';
@@ -365,13 +371,14 @@ describe('GET /forms/ and DELETE /forms/', () => {
 });
 
 describe('GET /form_examples/', () => {
-  it('offers the five examples with their types', async () => {
+  it('offers the six examples with their types', async () => {
     const res = await asAdmin('GET', '/form_examples/');
     expect(res.statusCode).toBe(200);
     expect((res.json() as { key: string; type: number }[]).map((e) => [e.key, e.type])).toEqual([
       ['project-description', 0],
       ['team-member', 1],
       ['resource-request', 5],
+      ['instrument-request', 5],
       ['review', 2],
       ['review-score', 3],
     ]);
@@ -402,4 +409,16 @@ describe('GET /form_examples/', () => {
       expect(saved.statusCode, saved.body).toBe(201);
     },
   );
+
+  it('shows how a file field is made, and words the review comments for their readers', () => {
+    const byKey = new Map(FORM_EXAMPLES.map((e) => [e.key, e]));
+    const project = byKey.get('project-description')!;
+    expect(fileFields(project.jsonSchema, project.uiSchema)).toEqual(['supporting_document']);
+    const review = byKey.get('review')!.jsonSchema as {
+      properties: Record<string, { title?: string }>;
+    };
+    const titles = Object.values(review.properties).map((p) => p.title);
+    expect(titles).toContain('Comments to the committee');
+    expect(titles.join(' ')).not.toMatch(/authors/i);
+  });
 });

@@ -39,6 +39,14 @@ export const FORM_EXAMPLES: readonly FormExample[] = [
           maxItems: 10,
           items: { type: 'string', maxLength: 50 },
         },
+        // A file field: a string with format "data-url". The answer keeps the uploaded
+        // file's id, and only a PDF is taken (spec section 3; domain's fileFields).
+        supporting_document: {
+          type: 'string',
+          format: 'data-url',
+          title: 'Supporting document (PDF)',
+          description: 'Optional: one PDF with figures, letters of support or a data plan.',
+        },
       },
     },
     uiSchema: {
@@ -50,6 +58,7 @@ export const FORM_EXAMPLES: readonly FormExample[] = [
         'start_date',
         'duration_months',
         'keywords',
+        'supporting_document',
       ],
       summary: { 'ui:widget': 'textarea', 'ui:options': { rows: 5 } },
       aims: { 'ui:widget': 'textarea', 'ui:options': { rows: 8 } },
@@ -132,6 +141,48 @@ export const FORM_EXAMPLES: readonly FormExample[] = [
     },
   },
   {
+    key: 'instrument-request',
+    title: 'Instrument request (one entry per instrument)',
+    type: 5,
+    name: 'instrument_request',
+    display_name: 'Instrument Request',
+    jsonSchema: {
+      type: 'object',
+      title: 'Instrument request',
+      required: ['instrument', 'mode', 'hours'],
+      properties: {
+        instrument: {
+          type: 'string',
+          title: 'Instrument',
+          enum: ['Aurora 2.5 m Telescope', 'Borealis Beamline', 'Cryo-EM Microscope'],
+        },
+        mode: {
+          type: 'string',
+          title: 'Observing or measurement mode',
+          enum: ['Imaging', 'Spectroscopy', 'Diffraction', 'Tomography'],
+        },
+        hours: { type: 'number', title: 'Instrument hours', minimum: 0, maximum: 1000 },
+        preferred_period: {
+          type: 'string',
+          title: 'Preferred period',
+          description: 'For example "March to May" or "any dark time".',
+          maxLength: 200,
+        },
+        technical_notes: {
+          type: 'string',
+          title: 'Technical notes',
+          description: 'Set-up, samples or targets the facility staff should know of.',
+          maxLength: 3000,
+        },
+      },
+    },
+    uiSchema: {
+      instrument: { 'ui:placeholder': 'Choose an instrument' },
+      technical_notes: { 'ui:widget': 'textarea', 'ui:options': { rows: 4 } },
+    },
+    options: { institution_field: 'instrument', data_fields: ['hours'] },
+  },
+  {
     key: 'review',
     title: 'Review',
     type: 2,
@@ -144,7 +195,12 @@ export const FORM_EXAMPLES: readonly FormExample[] = [
       properties: {
         strengths: { type: 'string', title: 'Strengths', maxLength: 5000 },
         weaknesses: { type: 'string', title: 'Weaknesses', maxLength: 5000 },
-        comments_to_authors: { type: 'string', title: 'Comments to the authors', maxLength: 5000 },
+        // Applicants never read reviews: the comments are for the committee's discussion.
+        comments_to_committee: {
+          type: 'string',
+          title: 'Comments to the committee',
+          maxLength: 5000,
+        },
         recommendation: {
           type: 'string',
           title: 'Recommendation',
@@ -160,7 +216,7 @@ export const FORM_EXAMPLES: readonly FormExample[] = [
     uiSchema: {
       strengths: { 'ui:widget': 'textarea', 'ui:options': { rows: 5 } },
       weaknesses: { 'ui:widget': 'textarea', 'ui:options': { rows: 5 } },
-      comments_to_authors: { 'ui:widget': 'textarea', 'ui:options': { rows: 5 } },
+      comments_to_committee: { 'ui:widget': 'textarea', 'ui:options': { rows: 5 } },
       recommendation: { 'ui:widget': 'radio' },
     },
     options: null,
