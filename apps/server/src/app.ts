@@ -82,6 +82,7 @@ import { remindersRoutes } from './modules/reminders/reminders.routes.js';
 import { REMINDERS_SWEEP_JOB, sweepReminders } from './modules/reminders/reminders.sweep.js';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.js';
 import { rolesRoutes } from './modules/roles/roles.routes.js';
+import { setupRoutes } from './modules/setup/setup.routes.js';
 import { userAdminRoutes } from './modules/user-admin/user-admin.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 
@@ -343,6 +344,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         await api.register(lettersRoutes);
         await api.register(decisionsRoutes);
         await api.register(activityRoutes);
+        await api.register(setupRoutes);
       },
       { prefix: '/api/v1' },
     );

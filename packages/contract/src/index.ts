@@ -15,3 +15,4 @@ export * from './assignment.js';
 export * from './reminders.js';
 export * from './activity.js';
 export * from './decisions.js';
+export * from './setup.js';

@@ -89,6 +89,8 @@ export interface ServerKeys {
    * (security-keys.service.ts): stable per user, and no personal data on the key.
    */
   securityKeyUserKey: Buffer;
+  /** HMAC key of invitation links (modules/setup/invitations.ts): they name a committee. */
+  invitationKey: Buffer;
   /**
    * What the database keeps to tell, at each start, whether this is the secret it was used
    * with (`checkServerSecret`): the HMAC-SHA-256 of a fixed label under a key of its own,
@@ -102,6 +104,7 @@ export function deriveServerKeys(secret: ServerSecret): ServerKeys {
     passwordPepper: secret.derive('merit password pepper v1'),
     twoFactorKey: secret.derive('merit two-step key encryption v1'),
     securityKeyUserKey: secret.derive('merit security key user handle v1'),
+    invitationKey: secret.derive('merit invitation link v1'),
     check: createHmac('sha256', secret.derive('merit server secret check v1'))
       .update('merit: the server secret this database was used with')
       .digest('hex'),

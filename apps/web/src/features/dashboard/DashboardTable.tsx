@@ -27,6 +27,7 @@ export function DashboardTable<T>({
   rowKey,
   searchText,
   empty,
+  emptyView,
 }: {
   id: string;
   title: string;
@@ -38,7 +39,9 @@ export function DashboardTable<T>({
   /** The texts the search box looks in. */
   searchText: (row: T) => readonly (string | null | undefined)[];
   /** What to say, and where to go, while there are no rows at all. */
-  empty: ReactNode;
+  empty?: ReactNode;
+  /** Shown as it is, instead of `empty` in the usual box, while there are no rows. */
+  emptyView?: ReactNode;
 }) {
   const table = useTableState(columns, { defaultSort: BY_LAST_MODIFIED, prefix: `${noun}s` });
   const shown = searchRows(query.data ?? [], table.q, searchText);
@@ -49,7 +52,7 @@ export function DashboardTable<T>({
   } else if (query.isError) {
     content = <LoadFailedView error={query.error} onRetry={() => void query.refetch()} />;
   } else if (query.data.length === 0) {
-    content = <EmptyState>{empty}</EmptyState>;
+    content = emptyView ?? <EmptyState>{empty}</EmptyState>;
   } else if (shown.length === 0) {
     content = <EmptyState>{`No ${noun} matches “${table.q.trim()}”.`}</EmptyState>;
   } else {

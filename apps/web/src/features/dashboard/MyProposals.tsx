@@ -5,6 +5,7 @@ import type { Column } from '../../components/table/DataTable';
 import { formatCallDate } from '../calls/call-dates';
 import { useMyProposals } from '../proposals/proposals.api';
 import { DashboardTable } from './DashboardTable';
+import { OpenCallsToApply } from './OpenCallsToApply';
 
 const editorPath = (row: MyProposal) => `/calls/${row.callId}/proposals/${row.id}/`;
 
@@ -59,7 +60,7 @@ const COLUMNS: readonly Column<MyProposal>[] = [
 
 /**
  * My Proposals on the dashboard (spec section 2): the proposals the user writes, as
- * author or collaborator, across calls. With none yet, it points to the open calls.
+ * author or collaborator, across calls. With none yet, the open calls to apply to.
  */
 export function MyProposals() {
   return (
@@ -71,15 +72,7 @@ export function MyProposals() {
       columns={COLUMNS}
       rowKey={(row) => row.id}
       searchText={(row) => [row.proposalName, row.callName, row.proposalTypeName]}
-      empty={
-        <>
-          You have no proposals yet. To start one, choose a call among the{' '}
-          <Link component={RouterLink} to="/calls">
-            open calls for proposals
-          </Link>{' '}
-          and use Add Proposal.
-        </>
-      }
+      emptyView={<OpenCallsToApply />}
     />
   );
 }

@@ -87,7 +87,8 @@ export function FormNamesTab() {
   } else if (formNames.data.length === 0) {
     content = (
       <EmptyState>
-        There are no form names yet. Every form is a version of a form name: add one first.
+        There are no form names yet. Every form is a version of a form name: add one with Add Form
+        Name, or use Load example on New Form, which offers to create its form name.
       </EmptyState>
     );
   } else if (shown.length === 0) {

@@ -76,7 +76,8 @@ export function FormsTab() {
   } else if (forms.data.length === 0) {
     content = (
       <EmptyState>
-        There are no forms yet. Create one with New Form, or start from an example there.
+        There are no forms yet. Create one with New Form, where Load example starts from a
+        ready-made form.
       </EmptyState>
     );
   } else if (shown.length === 0) {

@@ -1,7 +1,7 @@
 import { MAX_LENGTHS, validateRegistration } from '@merit/domain';
 import { Box, Button, Link, Stack, Typography } from '@mui/material';
 import { useRef } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../../api/client';
 import { AuthLayout } from '../../components/AuthLayout';
 import { ErrorList } from '../../components/ErrorList';
@@ -13,6 +13,7 @@ import { PASSWORD_HINT, PROFILE_LABELS } from '../../features/account/profile-fi
 import { ProfileFields } from '../../features/account/ProfileFields';
 import { register } from '../../features/auth/auth.api';
 import { CaptchaWidget, type CaptchaHandle } from '../../features/auth/captcha/CaptchaWidget';
+import { InvitationNotice } from '../../features/auth/InvitationNotice';
 import {
   consentError,
   PrivacyConsentField,
@@ -25,6 +26,8 @@ import { useAuthMethods } from '../../features/auth/use-auth-methods';
 /** /auth/register (spec section 5, Registration): every field but the student flag is required. */
 export default function RegisterPage() {
   const navigate = useNavigate();
+  // An invitation link (issue 30) names the committee; registering is the same without it.
+  const [searchParams] = useSearchParams();
   const captcha = useRef<CaptchaHandle>(null);
   const privacyNotice = privacyNoticeLink(useAuthMethods().data?.privacyNoticeUrl);
   const form = useServerForm({
@@ -63,6 +66,7 @@ export default function RegisterPage() {
 
   return (
     <AuthLayout title="Register" wide>
+      <InvitationNotice token={searchParams.get('invite')} />
       <ErrorList messages={form.errors} />
       <Box component="form" noValidate onSubmit={form.onSubmit}>
         <Stack spacing={2}>

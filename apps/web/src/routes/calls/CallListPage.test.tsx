@@ -125,7 +125,12 @@ describe('CallListPage', { timeout: 20_000 }, () => {
     expect(screen.getByText('No call matches “cryozzz”.')).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('button', { name: 'History' }));
-    expect(await screen.findByText('There are no closed calls for proposals.')).toBeInTheDocument();
+    // What to do next: a member cannot create a call, so they are told where calls come from.
+    expect(
+      await screen.findByText(
+        'There are no closed calls for proposals. Calls appear here once they close; Current lists the open ones.',
+      ),
+    ).toBeInTheDocument();
   });
 });
 

@@ -40,6 +40,13 @@ const LISTS: readonly { filter: CallFilter; path: string; label: string; empty: 
   },
 ];
 
+/** What a person who cannot create calls does when a list is empty. */
+const NEXT_FOR_APPLICANTS: Record<CallFilter, string> = {
+  open: 'Calls appear here when a committee opens one; History lists the closed ones.',
+  closed: 'Calls appear here once they close; Current lists the open ones.',
+  all: 'Calls appear here when a committee opens one.',
+};
+
 /** Which list the address names: /calls/closed and /calls/all/, otherwise Current. */
 function listOf(pathname: string) {
   const path = pathname.replace(/\/+$/, '');
@@ -117,7 +124,11 @@ export default function CallListPage() {
   } else if (calls.isError) {
     content = <LoadFailedView error={calls.error} onRetry={() => void calls.refetch()} />;
   } else if (calls.data.length === 0) {
-    content = <EmptyState>{list.empty}</EmptyState>;
+    content = (
+      <EmptyState>
+        {`${list.empty} ${canStartCall(user) ? 'Create one with Add Call for Proposal.' : NEXT_FOR_APPLICANTS[list.filter]}`}
+      </EmptyState>
+    );
   } else if (shown.length === 0) {
     content = <EmptyState>{`No call matches “${table.q.trim()}”.`}</EmptyState>;
   } else {

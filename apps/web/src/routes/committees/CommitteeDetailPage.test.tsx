@@ -5,10 +5,14 @@ import { makeSummary } from '../../features/calls/calls.fixtures';
 import { adminUser, makeCommittee } from '../../test/admin-fixtures';
 import { renderApp, stubApi } from '../../test/render-app';
 
+/** The committee's invitation link (issue 30), shown above its tabs. */
+const INVITATION = { token: '3.signed', committeeName: 'Astronomy' };
+
 describe('CommitteeDetailPage, Calls tab', () => {
   it("splits the committee's calls into Current and Closed and leaves other committees' out", async () => {
     stubApi({
       'GET /user_details/': { body: adminUser },
+      'GET /committees/3/invitation/': { body: INVITATION },
       'GET /committees/3/': {
         body: { ...makeCommittee({ id: 3, name: 'Astronomy' }), members: [] },
       },
@@ -30,6 +34,10 @@ describe('CommitteeDetailPage, Calls tab', () => {
     const closed = screen.getByRole('table', { name: 'Closed calls' });
     expect(within(closed).getByRole('link', { name: 'Telescope 2025' })).toBeInTheDocument();
     expect(screen.queryByText('Biology 2026')).not.toBeInTheDocument();
+    // The link to registration naming the committee, to send to newcomers.
+    expect(
+      await screen.findByRole('textbox', { name: 'Invitation link to Astronomy' }),
+    ).toHaveValue(`${window.location.origin}/auth/register?invite=3.signed`);
   });
 });
 
@@ -37,6 +45,7 @@ describe('CommitteeDetailPage tables', () => {
   it('sorts the Current and Closed calls each on its own, apart in the address', async () => {
     stubApi({
       'GET /user_details/': { body: adminUser },
+      'GET /committees/3/invitation/': { body: INVITATION },
       'GET /committees/3/': {
         body: { ...makeCommittee({ id: 3, name: 'Astronomy' }), members: [] },
       },
@@ -71,6 +80,7 @@ describe('CommitteeDetailPage tables', () => {
   it('links to Manage Users when the committee has no members yet', async () => {
     stubApi({
       'GET /user_details/': { body: adminUser },
+      'GET /committees/3/invitation/': { body: INVITATION },
       'GET /committees/3/': {
         body: { ...makeCommittee({ id: 3, name: 'Astronomy' }), members: [] },
       },

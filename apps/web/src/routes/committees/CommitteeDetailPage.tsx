@@ -12,6 +12,7 @@ import { DataTable, type Column } from '../../components/table/DataTable';
 import { useTableState } from '../../components/table/use-table-state';
 import { useIdParam } from '../../components/use-id-param';
 import { useCommittee } from '../../features/committees/committees.api';
+import { InvitationLink } from '../../features/dashboard/InvitationLink';
 import { formatRoleDate, ROLE_LABELS } from '../../features/roles/role-dates';
 import {
   BY_OPENING_DESC,
@@ -43,6 +44,10 @@ function CommitteeDetail({ committeeId }: { committeeId: number }) {
     <>
       <BackLink to="/committees">All committees</BackLink>
       <PageHeading>{committee.data.name}</PageHeading>
+      {/* Issue 30: the link to registration naming this committee, to send to newcomers. */}
+      <Box sx={{ mb: 3, maxWidth: 720 }}>
+        <InvitationLink committees={[{ id: committeeId, name: committee.data.name }]} />
+      </Box>
       <SearchParamTabs label="Committee" tabs={TABS}>
         {(tab) =>
           tab === 'members' ? (
@@ -63,7 +68,13 @@ function CommitteeCalls({ committeeId }: { committeeId: number }) {
   if (calls.isError)
     return <LoadFailedView error={calls.error} onRetry={() => void calls.refetch()} />;
   const mine = calls.data.filter((call) => call.committeeId === committeeId);
-  if (mine.length === 0) return <EmptyState>This committee has no calls yet.</EmptyState>;
+  if (mine.length === 0)
+    return (
+      <EmptyState>
+        This committee has no calls yet. Its chairs create them with Add Call for Proposal on the
+        Call for Proposals page.
+      </EmptyState>
+    );
   return (
     <>
       <CallsTable title="Current" calls={mine.filter((call) => !call.closed)} />

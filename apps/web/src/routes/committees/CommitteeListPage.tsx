@@ -52,7 +52,7 @@ export default function CommitteeListPage() {
   } else if (committees.isError) {
     content = <LoadFailedView error={committees.error} onRetry={() => void committees.refetch()} />;
   } else if (committees.data.length === 0) {
-    content = <EmptyState>There are no committees yet. Add one to start.</EmptyState>;
+    content = <EmptyState>There are no committees yet. Create one with Add Committee.</EmptyState>;
   } else if (shown.length === 0) {
     content = <EmptyState>{`No committee matches “${table.q.trim()}”.`}</EmptyState>;
   } else {

@@ -160,7 +160,7 @@ describe('DashboardPage', { timeout: 20_000 }, () => {
     );
   });
 
-  it('points to the open calls while there are no proposals', async () => {
+  it('points to the calls list while there are no proposals and no call is open', async () => {
     stubApi({
       'GET /user_details/': { body: makeUser() },
       'GET /calls/open/': { body: [] },
@@ -168,9 +168,13 @@ describe('DashboardPage', { timeout: 20_000 }, () => {
     });
     renderApp('/', { token: 'k' });
     expect(
-      await screen.findByText(/You have no proposals yet/, undefined, AFTER_NAVIGATION),
+      await screen.findByText(
+        /You have no proposals yet, and no call accepts proposals now/,
+        undefined,
+        AFTER_NAVIGATION,
+      ),
     ).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'open calls for proposals' })).toHaveAttribute(
+    expect(screen.getByRole('link', { name: 'calls for proposals' })).toHaveAttribute(
       'href',
       '/calls',
     );

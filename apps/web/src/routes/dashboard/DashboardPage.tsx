@@ -7,12 +7,15 @@ import { useCurrentUser } from '../../features/auth/session-hooks';
 import { isAnyMember } from '../../features/calls/call-actor';
 import { useCallList } from '../../features/calls/calls.api';
 import { MyProposals } from '../../features/dashboard/MyProposals';
+import { ChairPanel } from '../../features/dashboard/ChairPanel';
 import { MyReviews } from '../../features/dashboard/MyReviews';
+import { SetupChecklist } from '../../features/dashboard/SetupChecklist';
 import { usePendingReviewCount } from '../../features/reviews/reviews.api';
 
 /**
  * `/` (spec section 2, Dashboard): a count of open calls, for committee members a count
- * of pending reviews, and the My Proposals and, for members, My Reviews tables.
+ * of pending reviews, and the My Proposals and, for members, My Reviews tables. Above them,
+ * the guided first run (issue 30): the admin's setup checklist, or a chair's first call.
  */
 export default function DashboardPage() {
   const user = useCurrentUser();
@@ -22,6 +25,7 @@ export default function DashboardPage() {
     <>
       <PageHeading>Dashboard</PageHeading>
       <Typography sx={{ mb: 3 }}>Welcome, {name}.</Typography>
+      {user.abilities.administer ? <SetupChecklist userId={user.id} /> : <ChairPanel user={user} />}
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 4 }}>
         <OpenCallsPanel />
         {member && <PendingReviewsPanel />}

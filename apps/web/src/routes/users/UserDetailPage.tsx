@@ -264,7 +264,12 @@ function RolesTable({
   const table = useTableState(columns, { defaultSort: { key: 'committee', direction: 'asc' } });
 
   if (roles.length === 0) {
-    return <EmptyState>This user has no committee roles.</EmptyState>;
+    return (
+      <EmptyState>
+        This user has no committee roles. Give one with Add Role: Chair to create calls, Member to
+        review.
+      </EmptyState>
+    );
   }
   return (
     <>

@@ -90,7 +90,13 @@ export default function UserListPage() {
   } else if (users.isError) {
     content = <LoadFailedView error={users.error} onRetry={() => void users.refetch()} />;
   } else if (users.data.total === 0) {
-    content = <EmptyState>{q ? `No user matches “${q}”.` : 'There are no users yet.'}</EmptyState>;
+    content = (
+      <EmptyState>
+        {q
+          ? `No user matches “${q}”.`
+          : 'There are no users yet. People register from the login page, or from the invitation link on the Dashboard.'}
+      </EmptyState>
+    );
   } else {
     content = (
       <DataTable
