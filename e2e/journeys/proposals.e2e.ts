@@ -205,6 +205,11 @@ test('an author writes a proposal: two forms, entries, a failed save, Save All, 
     page.getByText('This proposal has been submitted, so it cannot be changed.', { exact: false }),
   ).toBeVisible();
   await expectReadOnly(page);
+  // Its answers read as a page: each field's title, then the answer.
+  await expect(
+    page.locator('dt', { hasText: /^Project title$/ }).locator('xpath=following-sibling::dd[1]'),
+  ).toHaveText(OBSERVING_ANSWERS.title);
+  await expect(textField(page, 'Project title')).toHaveCount(0);
   const receipt = await waitForMail({ to: author.email, subject: `Submitted: ${proposalName}` });
   expect(receipt.text).toContain(`to the call "${call.name}"`);
   await checkA11y(page);

@@ -97,7 +97,10 @@ export async function expectEditable(page: Page): Promise<void> {
 
 /** The editor shows the answers but takes no change: no Save, and fields that refuse typing. */
 export async function expectReadOnly(page: Page): Promise<void> {
-  await expect(textField(page, 'Project title')).not.toBeEditable();
+  // Disabled fields while another editor holds it; a page to read, with no fields at all,
+  // once it is no one's to change (submitted, past its deadline).
+  const editable = page.locator('input:enabled:not([readonly]), textarea:enabled:not([readonly])');
+  await expect(textField(page, 'Project title').and(editable)).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Save', exact: true })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Save All', exact: true })).toHaveCount(0);
 }

@@ -763,6 +763,42 @@ describe('submitting and retracting', () => {
       ctx.clock.advance(-8 * DAY);
     }
   });
+
+  it('says where submission stands for it, by its author’s windows, to everyone who sees it', async () => {
+    const d = await draft();
+    await save(d, d.author.call, forms.project, { title: 'Dark matter' });
+    await save(d, d.author.call, forms.team, { name: 'Ada' });
+    await d.author.call('POST', '/proposal_state/', { proposalId: d.id, state: 1 });
+    expect((await detail(d)).submission).toEqual({ status: 'open', reopensAt: null });
+
+    const DAY = 24 * 60 * 60 * 1000;
+    const at = (days: number) => new Date(ctx.clock.now().getTime() + days * DAY).toISOString();
+    // An extension for the author from day 10 to day 12; the call closes on day 7.
+    const extension = await chair('POST', '/new_extension/', {
+      callId: d.callId,
+      user: d.author.user.id,
+      commencement: at(10),
+      termination: at(12),
+      reason: 'Instrument repairs',
+    });
+    expect(extension.statusCode, extension.body).toBe(201);
+    ctx.clock.advance(8 * DAY);
+    try {
+      // Past the deadline, the extension still to come: for the member who reads it too.
+      const reopens = { status: 'reopens', reopensAt: at(2) };
+      expect((await detail(d)).submission).toEqual(reopens);
+      expect((await detail(d, member)).submission).toEqual(reopens);
+      expect((await detail(d)).abilities.retract).toBe(false);
+      ctx.clock.advance(3 * DAY);
+      expect((await detail(d)).submission).toEqual({ status: 'open', reopensAt: null });
+      expect((await detail(d)).abilities.retract).toBe(true);
+      ctx.clock.advance(2 * DAY);
+      expect((await detail(d)).submission).toEqual({ status: 'closed', reopensAt: null });
+      expect((await detail(d)).abilities.retract).toBe(false);
+    } finally {
+      ctx.clock.advance(-13 * DAY);
+    }
+  });
 });
 
 describe('deleting a proposal', () => {
@@ -958,7 +994,7 @@ describe('versioned answers', () => {
       },
     });
     expect(mine.json().detail).toMatch(
-      /^Ada Lovelace saved this entry on \d+ \w+ \d{4} at \d\d:\d\d UTC/,
+      /^Ada Lovelace saved this entry on \d+ \w+ \d{4}, \d\d:\d\d UTC/,
     );
     expect(await rowOf(entryId)).toEqual({ index: 0, version: 2, data: { name: 'Ada Lovelace' } });
     expect((await detail(d)).lastModified).toBe(before.lastModified);

@@ -460,7 +460,7 @@ describe('versions of a review', () => {
         savedAt: savedAt.toISOString(),
       },
     });
-    expect(res.json().detail).toContain(`${savedAt.getUTCFullYear()} at`);
+    expect(res.json().detail).toContain(`${savedAt.getUTCFullYear()},`);
     expect(res.json().detail).toContain('UTC');
     const after = await reviewOf(w, w.rita, reviewId);
     expect(after).toMatchObject({

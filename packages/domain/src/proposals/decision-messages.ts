@@ -8,7 +8,7 @@ export const decisionEditingMessages = {
   conflictTitle: 'Someone else saved this decision summary after you opened it',
   conflictHelp:
     'Nothing of yours has been lost. Choose Keep mine to save your text over theirs, Take theirs to replace your text with the saved one, or Copy mine to put your text on the clipboard and then take theirs.',
-  /** A save refused as stale; `when` is local, as "at 14:32" or "on 3 March 2026 at 14:32". */
+  /** A save refused as stale; `when` is local, as "at 14:32 CET" or "on 3 Mar 2026, 14:32 CET". */
   savedBy: (savedBy: string | null, when: string | null) =>
     `${savedBy ?? 'Someone'} saved this decision summary${when ? ` ${when}` : ''}, after you opened it, so your text was not saved.`,
   /** A restored draft that started from an older version of the summary. */

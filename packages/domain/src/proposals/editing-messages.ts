@@ -19,7 +19,7 @@ export const editingMessages = {
     'Nothing of yours has been lost. For each, choose Keep mine to save your answers over theirs, Take theirs to replace your answers with the saved ones, or Copy mine to put your answers on the clipboard and then take theirs.',
   /**
    * `where` names the form (and entry); `when` is the local time with its preposition, as
-   * "at 14:32" or "on 3 March 2026 at 14:32".
+   * "at 14:32 CET" or "on 3 Mar 2026, 14:32 CET".
    */
   changedBy: (where: string, savedBy: string | null, when: string | null) =>
     `${where}: ${savedBy ?? 'Someone'} saved other answers${when ? ` ${when}` : ''}, after you started changing them.`,

@@ -8,8 +8,8 @@ export const reviewEditingMessages = {
   conflictHelp:
     'Nothing of yours has been lost. Choose Keep mine to save your answers over the saved ones, Take theirs to replace your answers with the saved ones, or Copy mine to put your answers on the clipboard and then take the saved ones.',
   /**
-   * A save refused as stale; `when` is the review's last save in local time, as "at 14:32"
-   * or "on 3 March 2026 at 14:32" (the same in the messages below).
+   * A save refused as stale; `when` is the review's last save in local time, as "at 14:32 CET"
+   * or "on 3 Mar 2026, 14:32 CET" (the same in the messages below).
    */
   savedElsewhere: (when: string) =>
     `Your review was saved ${when} in another tab or window, after you opened it here, so these answers were not saved.`,

@@ -277,9 +277,9 @@ describe('conflicts of interest', () => {
 
 describe('a stale review save', () => {
   const at = new Date('2026-03-03T14:32:00Z');
-  it('says when the review was saved, in UTC written out, the same for every reader', () => {
-    expect(reviewMessages.stale(at)).toContain('changed on 3 March 2026 at 14:32 UTC');
-    expect(reviewMessages.reviewExists(at)).toContain('last changed on 3 March 2026 at 14:32 UTC');
+  it('says when the review was saved, in UTC, saying so, the same for every reader', () => {
+    expect(reviewMessages.stale(at)).toContain('changed on 3 Mar 2026, 14:32 UTC');
+    expect(reviewMessages.reviewExists(at)).toContain('last changed on 3 Mar 2026, 14:32 UTC');
     expect(reviewMessages.reviewExists(at)).toContain('Open your saved review');
   });
 });

@@ -9,6 +9,7 @@ import {
   proposalPolicy,
   proposalStateName,
   seesReviewProgress,
+  submissionStanding,
   type CommitteeActor,
   type ProposalResource,
   type ProposalStateName,
@@ -127,8 +128,15 @@ export function presentProposal(
           decisionSummaryVersion: proposal.decisionSummaryVersion,
         }
       : {}),
+    submission: presentSubmission(resource, now),
     abilities,
   };
+}
+
+/** Where submission stands for the proposal now, by its author's windows. */
+function presentSubmission(resource: ProposalResource, now: Date): ProposalDetail['submission'] {
+  const { status, reopensAt } = submissionStanding(resource.call, resource.authorExtensions, now);
+  return { status, reopensAt: reopensAt?.toISOString() ?? null };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { ProposalDetail } from '@merit/contract';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import { Accordion, AccordionDetails, AccordionSummary, Typography } from '@mui/material';
-import { AnswersForm } from '../proposals/editor/AnswersForm';
+import { AnswersView } from '../proposals/editor/AnswersView';
 import type { Answers, EditorForm } from '../proposals/editor/editor-state';
 
 const isAnswers = (value: unknown): value is Answers =>
@@ -12,12 +12,10 @@ function entriesOf(response: unknown): Answers[] {
   return (Array.isArray(response) ? response : [response]).filter(isAnswers);
 }
 
-const ignore = () => {};
-
 /**
- * The proposal as its author submitted it, read-only, for the reviewer to read beside
- * the review: each form of its type in the call's order, folded away until opened, as
- * the proposal editor shows it to anyone who may not change it.
+ * The proposal as its author submitted it, for the reviewer to read beside the review:
+ * each form of its type in the call's order, folded away until opened, its answers as a
+ * page to read, as the proposal editor shows them to anyone who may not change them.
  */
 export function ProposalAnswers({
   proposal,
@@ -49,25 +47,24 @@ export function ProposalAnswers({
           {entries.length === 0 ? (
             <Typography color="text.secondary">Nothing was written in this form.</Typography>
           ) : (
-            entries.map((answers, index) => (
-              <div key={index}>
-                {form.multi && (
-                  <Typography variant="subtitle1" component="h4" sx={{ mt: index ? 2 : 0 }}>
+            entries.map((answers, index) =>
+              form.multi ? (
+                // Each entry a section of its own, named by its heading.
+                <section key={index} aria-labelledby={`${id}-entry-${index}`}>
+                  <Typography
+                    id={`${id}-entry-${index}`}
+                    variant="subtitle1"
+                    component="h4"
+                    sx={{ mt: index ? 2 : 0, mb: 1, fontWeight: 600 }}
+                  >
                     Entry {index + 1}
                   </Typography>
-                )}
-                <AnswersForm
-                  proposalId={proposal.id}
-                  form={form}
-                  idPrefix={`${id}-${index}`}
-                  answers={answers}
-                  errors={undefined}
-                  readOnly
-                  onChange={ignore}
-                  onSave={ignore}
-                />
-              </div>
-            ))
+                  <AnswersView form={form} answers={answers} proposalId={proposal.id} />
+                </section>
+              ) : (
+                <AnswersView key={index} form={form} answers={answers} proposalId={proposal.id} />
+              ),
+            )
           )}
         </AccordionDetails>
       </Accordion>

@@ -1,10 +1,11 @@
 import type { LockState, ProposalDetail } from '@merit/contract';
-import { LOCK_POLL_MS, proposalMessages } from '@merit/domain';
+import { LOCK_POLL_MS, proposalMessages, submissionStandingMessages } from '@merit/domain';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import {
   ADA_HOLDS_IT,
+  answerTo,
   count,
   fakeAnswers,
   GRACE_HOLDS_IT,
@@ -14,6 +15,7 @@ import {
   stubEditor,
   tab,
 } from '../../features/proposals/editor/editor.fixtures';
+import { formatCallDate } from '../../features/calls/call-dates';
 import { makeProposal, readerAbilities } from '../../features/proposals/proposals.fixtures';
 import { fakePollTimers } from '../../test/fixtures';
 import { sentBody } from '../../test/render-app';
@@ -196,6 +198,63 @@ describe('ProposalEditorPage', { timeout: 30_000 }, () => {
     expect(tab('Team Members')).toHaveAccessibleName('Team Members');
   });
 
+  it('moves the focus into a new entry, and to the entry before a deleted one', async () => {
+    const user = userEvent.setup();
+    stubEditor(
+      { responses: { '3': [{ full_name: 'Vera Rubin' }, { full_name: 'Fritz Zwicky' }] } },
+      { 'DELETE /delete_multi_form/': { status: 204 } },
+    );
+    await openEditor(`${PATH}?tab=3`);
+
+    await user.click(screen.getByRole('button', { name: 'Add Another' }));
+    const third = await screen.findByRole('region', { name: /^Entry 3/ });
+    await waitFor(() =>
+      expect(within(third).getByRole('textbox', { name: /Full name/ })).toHaveFocus(),
+    );
+    // Typing goes straight into it.
+    await user.keyboard('Henrietta Leavitt');
+    expect(within(third).getByRole('textbox', { name: /Full name/ })).toHaveValue(
+      'Henrietta Leavitt',
+    );
+
+    // A saved entry, deleted after asking: the entry before it has the focus.
+    await user.click(screen.getByRole('button', { name: 'Delete entry 2' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Delete this entry?' })).getByRole(
+        'button',
+        { name: 'Delete' },
+      ),
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.getByRole('button', { name: /^Entry 1/ })).toHaveFocus());
+
+    // The first entry deleted: the one after it, now first, has the focus.
+    await user.click(screen.getByRole('button', { name: 'Delete entry 1' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Delete this entry?' })).getByRole(
+        'button',
+        { name: 'Delete' },
+      ),
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.getByRole('button', { name: /^Entry 1/ })).toHaveFocus());
+    expect(screen.getByRole('textbox', { name: /Full name/ })).toHaveValue('Henrietta Leavitt');
+
+    // Cancelled: the focus goes back to the Delete button, and nothing moves it.
+    await user.click(screen.getByRole('button', { name: 'Add Another' }));
+    await user.click(screen.getByRole('button', { name: 'Delete entry 2' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Delete this entry?' })).getByRole(
+        'button',
+        { name: 'Cancel' },
+      ),
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Delete entry 2' })).toHaveFocus(),
+    );
+  });
+
   it('keeps a textarea to its word limit and counts the words', async () => {
     stubEditor();
     await openEditor();
@@ -226,17 +285,28 @@ describe('ProposalEditorPage', { timeout: 30_000 }, () => {
 
   it('shows the answers read-only, and never takes the lock, to someone who may not edit', async () => {
     const fetchStub = stubEditor({
-      responses: { '1': { title: 'Axions' } },
+      responses: {
+        '1': { title: 'Axions' },
+        '3': [{ full_name: 'Vera Rubin' }, { full_name: 'Fritz Zwicky' }],
+      },
       abilities: readerAbilities,
       state: 'Submitted',
       stateVal: 1,
     });
     await openEditor(PATH, { editable: false });
-    expect(screen.getByRole('textbox', { name: /Project title/ })).toHaveValue('Axions');
-    expect(screen.getByRole('textbox', { name: /Project title/ })).toBeDisabled();
+    // A page to read, not greyed-out fields (issue 30).
+    expect(answerTo('Project title')).toHaveTextContent('Axions');
+    expect(answerTo('Summary')).toHaveTextContent('Not answered.');
+    expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
     expect(screen.getByText(proposalMessages.submitted)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Save All' })).not.toBeInTheDocument();
     expect(count(fetchStub, 'GET /lock/30/')).toBe(0);
+    // Each entry of a multi-entry form is a section under its heading.
+    await userEvent.click(tab('Team Members'));
+    const second = screen.getByRole('region', { name: 'Entry 2' });
+    expect(within(second).getByRole('heading', { name: 'Entry 2' })).toBeInTheDocument();
+    expect(answerTo('Full name', second)).toHaveTextContent('Fritz Zwicky');
+    expect(screen.queryByRole('button', { name: /Delete entry/ })).not.toBeInTheDocument();
     // Whoever sees a proposal may save its PDF and see its files, and nothing more.
     await userEvent.click(screen.getByRole('button', { name: 'Manage' }));
     expect(
@@ -244,6 +314,45 @@ describe('ProposalEditorPage', { timeout: 30_000 }, () => {
         .getAllByRole('menuitem')
         .map((item) => item.textContent),
     ).toEqual(['Save PDF', 'Manage Uploaded Files']);
+  });
+
+  it.each([
+    [
+      'submitted while its author may retract it',
+      1,
+      { status: 'open', reopensAt: null },
+      submissionStandingMessages.submittedOpen,
+    ],
+    [
+      'submitted, its deadline passed: no retract',
+      1,
+      { status: 'closed', reopensAt: null },
+      submissionStandingMessages.submittedClosed,
+    ],
+    [
+      'a draft past its deadline',
+      0,
+      { status: 'closed', reopensAt: null },
+      submissionStandingMessages.draftClosed,
+    ],
+    [
+      'a draft whose author has an extension to come',
+      0,
+      { status: 'reopens', reopensAt: '2026-04-05T09:00:00.000Z' },
+      submissionStandingMessages.draftReopens(formatCallDate('2026-04-05T09:00:00.000Z')),
+    ],
+  ] as const)('says what can be done with %s', async (_name, stateVal, submission, message) => {
+    stubEditor({
+      responses: { '1': { title: 'Axions' } },
+      abilities: readerAbilities,
+      state: stateVal > 0 ? 'Submitted' : 'Draft',
+      stateVal,
+      submission: { ...submission },
+    });
+    await openEditor(PATH, { editable: false });
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    if (submission.status !== 'open')
+      expect(screen.queryByText(/retract it to edit it again\./)).not.toBeInTheDocument();
   });
 
   it('renews the lock every 5 s, waits again after a save, and gives it back on leaving', async () => {
@@ -478,6 +587,54 @@ describe('ProposalEditorPage', { timeout: 30_000 }, () => {
     expect(sentBody(fetchStub, 'POST /proposal_state/')).toEqual({ proposalId: 30, state: 1 });
   });
 
+  it('takes each form off a refused submit’s list once it is saved complete', async () => {
+    const user = userEvent.setup();
+    stubEditor(
+      {},
+      {
+        'POST /proposal_state/': {
+          status: 400,
+          body: {
+            detail: proposalMessages.invalidForms,
+            code: 'invalid_forms',
+            fields: { '1': ['Project title is required.'], '3': ['Full name is required.'] },
+          },
+        },
+      },
+    );
+    await openEditor();
+    await user.click(screen.getByRole('button', { name: 'Manage' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Submit Proposal' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Submit this proposal?' })).getByRole(
+        'button',
+        { name: 'Submit Proposal' },
+      ),
+    );
+    const list = (await screen.findByText(proposalMessages.invalidForms)).closest(
+      '[role="alert"]',
+    )!;
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    // Typed but not saved: still to fix.
+    await user.type(screen.getByRole('textbox', { name: /Project title/ }), 'Axions');
+    expect(list).toHaveTextContent('Project Details: Project title is required.');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved successfully.')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(list).not.toHaveTextContent('Project Details: Project title is required.'),
+    );
+    expect(list).toHaveTextContent('Team Members: Full name is required.');
+
+    await user.click(tab('Team Members'));
+    await user.type(screen.getByRole('textbox', { name: /Full name/ }), 'Vera Rubin');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(screen.queryByText(proposalMessages.invalidForms)).not.toBeInTheDocument(),
+    );
+    expect(screen.queryByText(/Full name is required/)).not.toBeInTheDocument();
+  });
+
   it('retracts a submitted proposal after asking, and opens it for editing again', async () => {
     const user = userEvent.setup();
     let submitted = true;
@@ -500,7 +657,7 @@ describe('ProposalEditorPage', { timeout: 30_000 }, () => {
       },
     );
     await openEditor(PATH, { editable: false });
-    expect(screen.getByRole('textbox', { name: /Project title/ })).toBeDisabled();
+    expect(screen.queryByRole('textbox', { name: /Project title/ })).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Manage' }));
     await user.click(screen.getByRole('menuitem', { name: 'Retract Proposal' }));
     await user.click(

@@ -23,7 +23,7 @@ const member = makeUser({
 
 // Each test walks through pages that load lazily: slow on a busy machine, not stuck.
 describe('PendingReviewsPage', { timeout: 20_000 }, () => {
-  it('lists what the member may review now, nearest deadline first, each with View Proposal', async () => {
+  it('lists what the member may review now, nearest deadline first, each with Write Review', async () => {
     stubApi({
       'GET /user_details/': { body: member },
       'GET /pending_reviews/?limit=100&offset=0': {
@@ -50,7 +50,7 @@ describe('PendingReviewsPage', { timeout: 20_000 }, () => {
       within(table)
         .getAllByRole('columnheader')
         .map((cell) => cell.textContent),
-    ).toEqual(['Committee', 'Call for Proposal Name', 'Proposal', 'Review Deadline', 'View']);
+    ).toEqual(['Committee', 'Call for Proposal Name', 'Proposal', 'Review Deadline', 'Review']);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((row) => within(row).getAllByRole('cell')[2]!.textContent)).toEqual([
       'Spin waves',
@@ -59,9 +59,10 @@ describe('PendingReviewsPage', { timeout: 20_000 }, () => {
     // The deadline in the reader's own time zone, as call dates are shown.
     expect(rows[0]).toHaveTextContent(formatCallDate('2026-04-20T00:00:00.000Z'));
     expect(rows[0]).toHaveTextContent('Neutrons');
-    expect(within(table).getByRole('link', { name: 'View Proposal Spin waves' })).toHaveAttribute(
+    // None is written yet: each opens the review page, with the proposal to read above it.
+    expect(within(table).getByRole('link', { name: 'Write Review Spin waves' })).toHaveAttribute(
       'href',
-      '/calls/14/proposals/41/',
+      '/calls/14/proposals/41/review/',
     );
     // The side menu leads here too.
     expect(screen.getByRole('link', { name: 'My Pending Reviews' })).toHaveAttribute(

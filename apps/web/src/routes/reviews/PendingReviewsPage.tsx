@@ -14,6 +14,7 @@ import { useTableState } from '../../components/table/use-table-state';
 import { useCurrentUser } from '../../features/auth/session-hooks';
 import { isAnyMember } from '../../features/calls/call-actor';
 import { formatCallDate } from '../../features/calls/call-dates';
+import { newReviewPath } from '../../features/reviews/review-paths';
 import { usePendingReviewCount, usePendingReviews } from '../../features/reviews/reviews.api';
 
 const COLUMNS: readonly Column<PendingReview>[] = [
@@ -42,19 +43,21 @@ const COLUMNS: readonly Column<PendingReview>[] = [
     sort: (row) => new Date(row.reviewDeadline),
   },
   {
-    key: 'view',
-    header: 'View',
+    // Every row is a review not written yet (a saved one leaves the list): the link opens
+    // the review page, which shows the proposal above the review forms (issue 30).
+    key: 'review',
+    header: 'Review',
     action: true,
     cell: (row) => (
       <Button
         component={RouterLink}
-        to={`/calls/${row.callId}/proposals/${row.proposalId}/`}
+        to={newReviewPath(row.callId, row.proposalId)}
         size="small"
         variant="outlined"
-        aria-label={`View Proposal ${row.proposalName}`}
+        aria-label={`Write Review ${row.proposalName}`}
         sx={{ whiteSpace: 'nowrap' }}
       >
-        View Proposal
+        Write Review
       </Button>
     ),
   },
@@ -95,7 +98,7 @@ function PendingReviews() {
     content = (
       <EmptyState>
         You have no reviews to do now. Proposals appear here once they are submitted, while their
-        call’s review period is open.
+        call’s review period is open. The reviews you wrote are in My Reviews on the Dashboard.
       </EmptyState>
     );
   } else if (shown.length === 0) {

@@ -1,11 +1,12 @@
 import 'fake-indexeddb/auto';
 import type { ProposalDetail, ReviewResponseSave, StaleReview } from '@merit/contract';
-import { reviewEditingMessages, reviewMessages } from '@merit/domain';
+import { reviewEditingMessages, reviewMessages, timeZoneLabel } from '@merit/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { atLocalTime } from '../../features/drafts/draft-time';
 import { clearAllDrafts, draftKey, getDraft, putDraft } from '../../features/drafts/local-drafts';
+import { answerTo } from '../../features/proposals/editor/editor.fixtures';
 import { makeFormOrder, makeProposal } from '../../features/proposals/proposals.fixtures';
 import {
   chairProposalAbilities,
@@ -114,9 +115,10 @@ describe('ReviewEditorPage', { timeout: 30_000 }, () => {
 
     // The proposal, read-only, each form folded away until opened.
     await user.click(screen.getByRole('button', { name: 'Project Details' }));
-    const title = screen.getByRole('textbox', { name: /Project title/ });
-    expect(title).toHaveValue('Axions');
-    expect(title).toBeDisabled();
+    // As a page to read, not as greyed-out fields (issue 30).
+    expect(answerTo('Project title')).toHaveTextContent('Axions');
+    expect(answerTo('Summary')).toHaveTextContent('Look for them');
+    expect(screen.queryByRole('textbox', { name: /Project title/ })).not.toBeInTheDocument();
 
     expect(screen.getAllByRole('tab').map((item) => item.textContent)).toEqual([
       'Science Review',
@@ -245,9 +247,8 @@ describe('ReviewEditorPage', { timeout: 30_000 }, () => {
     await openReview('/calls/12/proposals/30/reviews/90/');
     expect(screen.getByText(/Review by Grace Hopper/)).toBeInTheDocument();
     expect(score()).toHaveTextContent('3.50');
-    const strengths = screen.getByRole('textbox', { name: /Strengths/ });
-    expect(strengths).toHaveValue('A clear plan.');
-    expect(strengths).toBeDisabled();
+    expect(answerTo('Strengths', screen.getByRole('tabpanel'))).toHaveTextContent('A clear plan.');
+    expect(screen.queryByRole('textbox', { name: /Strengths/ })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
     expect(screen.queryByRole('switch')).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Reviews' })).toHaveAttribute(
@@ -284,6 +285,24 @@ describe('ReviewEditorPage', { timeout: 30_000 }, () => {
       within(screen.getByRole('tabpanel')).getByRole('textbox', { name: /Strengths/ }),
     ).toBeDisabled();
   });
+
+  it.each([
+    ['its author', { authorId: 11 }],
+    ['a collaborator', { collaboratorIds: [11] }],
+  ])(
+    'tells %s they cannot review their own proposal, not that they may later',
+    async (_who, people) => {
+      stubReview({
+        'GET /proposals/30/': {
+          body: makeProposal({ ...submitted, ...people, abilities: chairProposalAbilities }),
+        },
+      });
+      await openReview();
+      expect(screen.getByText(reviewMessages.ownProposal)).toBeInTheDocument();
+      expect(screen.queryByText(/You cannot review this proposal now/)).not.toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
+    },
+  );
 });
 
 afterEach(() => clearAllDrafts());
@@ -474,7 +493,7 @@ describe(
       // The saved review, with what was typed in the other tab offered back to compare.
       await waitFor(() => expect(view.location()).toBe(OWN_REVIEW));
       const offer = await screen.findByText(
-        /You have unsaved answers from \d\d:\d\d on this computer\./,
+        /You have unsaved answers from \d\d:\d\d \S+ on this computer\./,
       );
       expect(strengths()).toHaveValue('A clear plan.');
       await user.click(
@@ -530,7 +549,9 @@ describe(
       await openReview(OWN_REVIEW);
 
       expect(
-        await screen.findByText('You have unsaved answers from 14:32 on this computer.'),
+        await screen.findByText(
+          `You have unsaved answers from 14:32 ${timeZoneLabel(new Date(todayAt1432()))} on this computer.`,
+        ),
       ).toBeInTheDocument();
       expect(strengths()).toHaveValue('A clear plan.');
       await user.click(screen.getByRole('button', { name: 'Restore' }));

@@ -10,9 +10,10 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { ErrorList } from '../../../components/ErrorList';
 import { AnswersForm } from './AnswersForm';
+import { AnswersView } from './AnswersView';
 import {
   isEntryDirty,
   type Answers,
@@ -35,6 +36,12 @@ interface FormPanelProps {
   actions: ReactNode;
   /** What a failed save says above the form: the proposal's message unless told (reviews). */
   saveFailedMessage?: string;
+  /**
+   * Nobody may change the answers here now (submitted, past its deadline, another's
+   * review): they read as a page (`AnswersView`), not as disabled fields. A form that is
+   * read-only for a moment (someone else holds the lock) keeps its fields.
+   */
+  readable?: boolean;
 }
 
 /**
@@ -53,6 +60,7 @@ export function FormPanel({
   onSave,
   actions,
   saveFailedMessage = proposalMessages.saveFailed,
+  readable = false,
 }: FormPanelProps) {
   const { entries } = draft;
   const messages = entries.flatMap((item, index) =>
@@ -74,6 +82,59 @@ export function FormPanel({
   );
 
   const entryId = (key: string | number) => `form-${form.id}-entry-${key}`;
+  const addButton = useRef<HTMLButtonElement>(null);
+  const focusAfter = useEntryFocus(entries, {
+    // A new entry: its first field, to answer at once; else its heading.
+    added: (key) =>
+      focusFirst([
+        ...(document
+          .getElementById(`${entryId(key)}-details`)
+          ?.querySelector('form')
+          ?.querySelectorAll<HTMLElement>(FIELD_SELECTOR) ?? []),
+        document.getElementById(`${entryId(key)}-summary`),
+      ]),
+    // Where the deleted entry was: the entry before it (or after it, if it was the first).
+    deleted: (key) =>
+      (key === null
+        ? addButton.current
+        : document.getElementById(`${entryId(key)}-summary`)
+      )?.focus(),
+  });
+
+  if (readable) {
+    const saved = entries.filter((item) => item.stored);
+    return (
+      <>
+        <Typography variant="h5" component="h2" sx={{ mb: 2 }}>
+          {form.name}
+        </Typography>
+        {saved.length === 0 ? (
+          <Typography color="text.secondary">Nothing was written in this form.</Typography>
+        ) : form.multi ? (
+          saved.map((item, index) => (
+            <Box
+              component="section"
+              key={item.key}
+              aria-labelledby={`${entryId(item.key)}-heading`}
+              sx={{ mb: 3 }}
+            >
+              <Typography
+                id={`${entryId(item.key)}-heading`}
+                variant="h6"
+                component="h3"
+                sx={{ mb: 1 }}
+              >
+                Entry {index + 1}
+              </Typography>
+              <AnswersView form={form} answers={item.draft} proposalId={proposalId} />
+            </Box>
+          ))
+        ) : (
+          <AnswersView form={form} answers={saved[0]!.draft} proposalId={proposalId} />
+        )}
+      </>
+    );
+  }
 
   return (
     <>
@@ -107,7 +168,10 @@ export function FormPanel({
                 {!readOnly && (
                   <Button
                     color="error"
-                    onClick={() => onDelete(item.key)}
+                    onClick={() => {
+                      focusAfter.deleting(item.key);
+                      onDelete(item.key);
+                    }}
                     // Spec section 5: a multi-entry form keeps at least one entry.
                     disabled={entries.length === 1}
                     sx={{ mt: 1 }}
@@ -119,7 +183,15 @@ export function FormPanel({
             </Accordion>
           ))}
           {!readOnly && (
-            <Button startIcon={<AddIcon />} onClick={onAdd} sx={{ mt: 2 }}>
+            <Button
+              ref={addButton}
+              startIcon={<AddIcon />}
+              onClick={() => {
+                focusAfter.adding();
+                onAdd();
+              }}
+              sx={{ mt: 2 }}
+            >
               Add Another
             </Button>
           )}
@@ -133,5 +205,85 @@ export function FormPanel({
         </Stack>
       )}
     </>
+  );
+}
+
+/** What a person answers with in a rendered form: its fields, and buttons such as Upload PDF. */
+const FIELD_SELECTOR =
+  'input:not([type="hidden"]):not([disabled]), textarea:not([disabled]), select:not([disabled]), button:not([disabled]), [contenteditable="true"]';
+
+/**
+ * Focuses the first of `candidates` that takes the focus: a file field's own input is
+ * hidden behind its button, and hidden elements ignore `focus()`.
+ */
+function focusFirst(candidates: readonly (HTMLElement | null)[]) {
+  for (const candidate of candidates) {
+    candidate?.focus();
+    if (candidate && document.activeElement === candidate) return;
+  }
+}
+
+/**
+ * Where the focus goes when entries come and go by the person's hand (WCAG 2.4.3): Add
+ * Another leaves it on the button and a deleted entry's Delete takes it to the page's body,
+ * so after an add it moves into the new entry, and after a delete to the entry before
+ * (`key`, null when none is left but Add Another). Entries that come and go otherwise (a
+ * reload, someone else's delete) leave the focus where the person has it.
+ */
+function useEntryFocus(
+  entries: readonly Entry[],
+  focus: { added: (key: number) => void; deleted: (key: number | null) => void },
+) {
+  const pending = useRef<
+    | { kind: 'add'; known: ReadonlySet<number> }
+    | { kind: 'delete'; key: number; index: number }
+    | null
+  >(null);
+  const latest = useRef(focus);
+  useEffect(() => {
+    latest.current = focus;
+  });
+  useEffect(() => {
+    const wanted = pending.current;
+    if (wanted === null) return;
+    if (wanted.kind === 'add') {
+      const added = entries.find((item) => !wanted.known.has(item.key));
+      if (!added) return;
+      pending.current = null;
+      latest.current.added(added.key);
+      return;
+    }
+    // Asked, not deleted (yet, or cancelled): nothing to do.
+    if (entries.some((item) => item.key === wanted.key)) return;
+    pending.current = null;
+    if (!focusLost()) return;
+    const before = entries[Math.max(0, wanted.index - 1)];
+    latest.current.deleted(before?.key ?? null);
+  }, [entries]);
+  return {
+    adding: () => {
+      pending.current = { kind: 'add', known: new Set(entries.map((item) => item.key)) };
+    },
+    deleting: (key: number) => {
+      pending.current = {
+        kind: 'delete',
+        key,
+        index: entries.findIndex((item) => item.key === key),
+      };
+    },
+  };
+}
+
+/**
+ * The focus is nowhere the person put it: on the page's body, on an element no longer in
+ * the page, or still in the closing confirmation dialog.
+ */
+function focusLost(): boolean {
+  const active = document.activeElement;
+  return (
+    active === null ||
+    active === document.body ||
+    !active.isConnected ||
+    active.closest('[role="dialog"]') !== null
   );
 }

@@ -5,6 +5,7 @@ import {
   formatScore,
   proposalMessages,
   RESULT_SCORE,
+  submissionStandingMessage,
 } from '@merit/domain';
 import LockIcon from '@mui/icons-material/Lock';
 import {
@@ -20,7 +21,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { errorMessages, isApiError } from '../../../api/client';
+import { ApiError, errorMessages, isApiError } from '../../../api/client';
 import { BackLink } from '../../../components/BackLink';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { ErrorList } from '../../../components/ErrorList';
@@ -123,6 +124,9 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
     local.offer === null;
 
   const [validate, setValidate] = useState(true);
+  // Forms saved with their answers checked since the last submit: a refused submit's list
+  // no longer names them.
+  const [fixedForms, setFixedForms] = useState<ReadonlySet<number>>(new Set());
   const tabs = [
     ...forms.map((form) => ({
       value: String(form.id),
@@ -152,6 +156,9 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
     onRefused: (formId) => setTab(String(formId)),
     onSettled: lock.restart,
     onLocked: lock.refuse,
+    onSaved: (formId, checked) => {
+      if (checked) setFixedForms((fixed) => new Set(fixed).add(formId));
+    },
   });
 
   const unsavedForms = forms.filter((form) => isFormDirty(drafts[form.id]!));
@@ -181,6 +188,9 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
       }
     },
     onSuccess: (_result, { form, key }) => {
+      // In one render with the entry's removal: the closing dialog then gives the focus
+      // back to no button, and the form panel moves it to a neighbouring entry.
+      entryToDelete.close();
       dispatch({ type: 'remove', formId: form.id, key });
       notify('The entry has been deleted.');
     },
@@ -241,12 +251,22 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
   if (abilities.retract && lockFree) actions.push('retract');
   if (abilities.delete && lockFree) actions.push('delete');
 
+  // Why it cannot be changed, as its state and its deadline say: never a Retract that the
+  // Manage menu no longer offers, and a draft past its deadline says so.
+  const standing = proposal.submission
+    ? submissionStandingMessage(proposal.stateVal, proposal.submission, (at) =>
+        formatCallDate(at.toISOString()),
+      )
+    : proposal.stateVal > 0
+      ? proposalMessages.submitted
+      : null;
+
   // Forms are named in a refused submit's list: its `fields` are keyed by form id.
   const formLabels = Object.fromEntries(forms.map((form) => [String(form.id), form.name]));
   const problems = [
     ...(saving.error ? errorMessages(saving.error) : []),
     ...(entryDeletion.isError ? errorMessages(entryDeletion.error) : []),
-    ...(stateChange.isError ? errorMessages(stateChange.error, formLabels) : []),
+    ...(stateChange.isError ? refusalMessages(stateChange.error, formLabels, fixedForms) : []),
   ];
 
   return (
@@ -264,6 +284,7 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
               if (action === 'files') return setFilesOpen(true);
               if (action === 'submit' || action === 'retract' || action === 'delete') {
                 stateChange.reset();
+                setFixedForms(new Set());
                 stateConfirm.ask(action);
               }
             }}
@@ -312,9 +333,9 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
       <PdfStatus progress={pdf.progress} />
       {canEdit && <ProposalNameForm key={proposal.proposalName} proposal={proposal} />}
       <LockMessage view={lock.view} heldBy={heldBy} reloading={reloading} />
-      {heldBy === null && proposal.stateVal > 0 && (
+      {heldBy === null && standing !== null && (
         <Alert severity="info" sx={{ mb: 2 }}>
-          {proposalMessages.submitted}
+          {standing}
         </Alert>
       )}
       {local.offer && (
@@ -351,6 +372,8 @@ export function ProposalEditor({ proposal, forms }: ProposalEditorProps) {
               form={current}
               draft={drafts[current.id]!}
               readOnly={!canEdit}
+              // Not theirs to edit at all (not for a moment, as while another holds the lock).
+              readable={!abilities.lock}
               onChange={(key, answers) =>
                 dispatch({ type: 'change', form: current, key, answers, validate })
               }
@@ -472,6 +495,27 @@ const STATE_DIALOGS: Record<
     message: (name) => `“${name}” and all its answers will be deleted. This cannot be undone.`,
   },
 };
+
+/**
+ * What a refused state change says. A submit refused for incomplete forms lists each form
+ * to fix (its `fields`, keyed by form id); a form saved with its answers checked since is
+ * fixed and leaves the list, and once none is left the message goes with it.
+ */
+function refusalMessages(
+  error: unknown,
+  formLabels: Record<string, string>,
+  fixed: ReadonlySet<number>,
+): string[] {
+  // The contract's `proposalErrorCodes.invalidForms`, which the editor's bundle does not load.
+  if (!isApiError(error, 400) || error.body.code !== 'invalid_forms' || !error.body.fields)
+    return errorMessages(error, formLabels);
+  const open = Object.entries(error.body.fields).filter(([formId]) => !fixed.has(Number(formId)));
+  if (open.length === 0) return [];
+  return errorMessages(
+    new ApiError(error.status, { ...error.body, fields: Object.fromEntries(open) }),
+    formLabels,
+  );
+}
 
 /** Another person who holds the lock, for the badge: null when it is free or this person's. */
 function otherHolder(view: LockView, proposal: ProposalDetail, userId: number): string | null {

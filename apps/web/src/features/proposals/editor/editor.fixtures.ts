@@ -1,6 +1,6 @@
 import type { LockState, ProposalConflicts, ProposalDetail } from '@merit/contract';
 import { proposalMessages } from '@merit/domain';
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import {
   AFTER_NAVIGATION,
   apiCalls,
@@ -203,3 +203,12 @@ export async function openEditor(path = PATH, { editable = true } = {}) {
 }
 
 export const tab = (name: string) => screen.getByRole('tab', { name: new RegExp(`^${name}`) });
+
+/**
+ * The answer under a field's title where answers read as a page (AnswersView): the `dd`
+ * its `dt` goes with. `dt` has no accessible name of its own, so it is found by its text.
+ */
+export function answerTo(title: string, container: HTMLElement = document.body): HTMLElement {
+  const term = within(container).getByText(title, { selector: 'dt' });
+  return term.nextElementSibling as HTMLElement;
+}

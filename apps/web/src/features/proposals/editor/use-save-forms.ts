@@ -36,6 +36,11 @@ interface SaveFormsOptions {
   onSettled: () => void;
   /** Another editor holds the lock now (the server's message): the editor turns read-only. */
   onLocked: (message: string) => void;
+  /**
+   * A form's entries are all saved now (`checked`: with its answers checked against its
+   * schema, here and on the server), e.g. to take it off a refused submit's list.
+   */
+  onSaved?: (formId: number, checked: boolean) => void;
 }
 
 /**
@@ -76,6 +81,7 @@ export function useSaveForms({
   onRefused,
   onSettled,
   onLocked,
+  onSaved,
 }: SaveFormsOptions) {
   const notify = useNotify();
   const queryClient = useQueryClient();
@@ -162,6 +168,7 @@ export function useSaveForms({
         const result = await saveForm(form, hash, scope === 'form');
         if (result === 'refused') refused.push(form.id);
         if (result === 'conflict') conflicts = true;
+        if (result === 'saved') onSaved?.(form.id, validate);
       }
       if (refused.length > 0) onRefused(refused[0]!);
       // The conflicts are on screen, waiting for the person's choice.

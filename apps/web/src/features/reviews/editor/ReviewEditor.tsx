@@ -98,6 +98,8 @@ export function ReviewEditor({
   const notify = useNotify();
   const user = useCurrentUser();
   const canSave = review ? review.abilities.edit : proposal.abilities.review;
+  // Its author and collaborators never review it, whenever they come (spec section 6).
+  const ownProposal = proposal.authorId === user.id || proposal.collaboratorIds.includes(user.id);
 
   const { drafts, dispatch, latest } = useProposalDrafts(review?.responses ?? NO_RESPONSES, forms);
   const [validate, setValidate] = useState(true);
@@ -384,7 +386,9 @@ export function ReviewEditor({
         <Alert severity="info" sx={{ mb: 2 }}>
           {review
             ? 'Only its reviewer can change this review, and only while reviews of this call can be saved.'
-            : 'You cannot review this proposal now. Committee members review a proposal once it is submitted, while the call’s review period is open.'}
+            : ownProposal
+              ? reviewMessages.ownProposal
+              : 'You cannot review this proposal now. Committee members review a proposal once it is submitted, while the call’s review period is open.'}
         </Alert>
       )}
 
@@ -415,6 +419,8 @@ export function ReviewEditor({
             form={current}
             draft={drafts[current.id]!}
             readOnly={!canSave}
+            // A saved review that is not theirs to change reads as a page.
+            readable={!canSave && review !== null}
             onChange={(key, answers) =>
               dispatch({ type: 'change', form: current, key, answers, validate })
             }
