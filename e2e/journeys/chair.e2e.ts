@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures';
 import { readCsv, readXlsx } from '../chair-support/files';
@@ -46,16 +47,50 @@ test('a chair runs the decision meeting from the list and its downloads; the aut
   await logInAs(page, chair);
   await page.goto(`/calls/${call.id}/proposals/`);
   const table = listTable(page);
+  // By default the columns that fit the page: the table does not scroll sideways.
+  await expect(table.getByRole('columnheader')).toHaveText([
+    'Type',
+    'Name',
+    'Proposal Author',
+    'State',
+    'Review Score',
+    'Actions',
+  ]);
+  const scroller = table.locator('xpath=..');
+  expect(await scroller.evaluate((node) => node.scrollWidth <= node.clientWidth)).toBe(true);
+  // Columns: the chair ticks the rest, by the keyboard; the choice outlives a reload.
+  await page.getByRole('button', { name: /^Columns/ }).focus();
+  await page.keyboard.press('Enter');
+  const picker = page.getByRole('menu', { name: 'Columns to show' });
+  for (const column of [
+    'Reviewers',
+    'ATCA: Hours',
+    'ATCA: Nights',
+    'Parkes: Hours',
+    'Parkes: Nights',
+    'Average Field Scores',
+  ]) {
+    await picker.getByRole('menuitemcheckbox', { name: column }).focus();
+    await page.keyboard.press('Enter');
+    await expect(picker.getByRole('menuitemcheckbox', { name: column })).toHaveAttribute(
+      'aria-checked',
+      'true',
+    );
+  }
+  await page.keyboard.press('Escape');
+  await expect(picker).toBeHidden();
+  await page.reload();
+  // The resource fields by their forms' titles ("Hours"), not their keys ("hours").
   await expect(table.getByRole('columnheader')).toHaveText([
     'Type',
     'Name',
     'Proposal Author',
     'State',
     'Reviewers',
-    'ATCA: hours',
-    'ATCA: nights',
-    'Parkes: hours',
-    'Parkes: nights',
+    'ATCA: Hours',
+    'ATCA: Nights',
+    'Parkes: Hours',
+    'Parkes: Nights',
     'Average Field Scores',
     'Review Score',
     'Actions',
@@ -76,21 +111,41 @@ test('a chair runs the decision meeting from the list and its downloads; the aut
     '3.50',
     /Edit Proposal|View Proposal/,
   ]);
+  // Scrolled sideways, the proposal's name stays in view at the table's left edge.
+  expect(await scroller.evaluate((node) => node.scrollWidth > node.clientWidth)).toBe(true);
+  await scroller.evaluate((node) => (node.scrollLeft = node.scrollWidth));
+  const nameCell = galaxyRow.getByRole('cell').nth(1);
+  await expect(nameCell).toBeInViewport();
+  const [left, nameLeft] = await Promise.all([
+    scroller.evaluate((node) => node.getBoundingClientRect().left),
+    nameCell.evaluate((node) => node.getBoundingClientRect().left),
+  ]);
+  expect(Math.abs(nameLeft - left)).toBeLessThan(2);
+  await scroller.evaluate((node) => (node.scrollLeft = 0));
   // The chair sees the draft in the list; it counts in no total and no download.
   await expect(table.getByRole('row').filter({ hasText: proposals.draft })).toBeVisible();
+  // A draft has no reviews to view.
+  await expect(table.getByRole('link', { name: `View Reviews of ${proposals.draft}` })).toHaveCount(
+    0,
+  );
+  await expect(
+    table.getByRole('link', { name: `View Reviews of ${proposals.galaxy}` }),
+  ).toBeVisible();
   await expect(totalsTable(page).getByRole('row')).toHaveText([
     'FacilityFieldTotal',
-    'ATCAhours112.5',
-    'ATCAnights3',
-    'Parkeshours10',
-    'Parkesnights3',
+    'ATCAHours112.5',
+    'ATCANights3',
+    'ParkesHours10',
+    'ParkesNights3',
   ]);
 
+  // Filter by Facility: only the proposals asking something of Parkes, its columns and
+  // its totals (Galaxy's 4 hours and Pulsar's 6).
   await page.getByRole('combobox', { name: 'Filter by Facility' }).selectOption('Parkes');
   await expect(totalsTable(page).getByRole('row')).toHaveText([
     'FacilityFieldTotal',
-    'Parkeshours10',
-    'Parkesnights3',
+    'ParkesHours10',
+    'ParkesNights3',
   ]);
   await expect(table.getByRole('columnheader')).toHaveText([
     'Type',
@@ -98,12 +153,16 @@ test('a chair runs the decision meeting from the list and its downloads; the aut
     'Proposal Author',
     'State',
     'Reviewers',
-    'Parkes: hours',
-    'Parkes: nights',
+    'Parkes: Hours',
+    'Parkes: Nights',
     'Average Field Scores',
     'Review Score',
     'Actions',
   ]);
+  // The draft and the simulation ask only ATCA.
+  await expect(table.getByRole('row')).toHaveCount(3);
+  await expect(table.getByRole('row').filter({ hasText: proposals.draft })).toHaveCount(0);
+  await expect(table.getByRole('row').filter({ hasText: proposals.simulation })).toHaveCount(0);
   // Sorted by Parkes hours, most first: the server sorts the whole call, N/A last.
   const listRequests: string[] = [];
   page.on('request', (request) => {
@@ -111,19 +170,21 @@ test('a chair runs the decision meeting from the list and its downloads; the aut
     if (url.pathname.startsWith(`/api/v1/calls/${call.id}/proposals/`))
       listRequests.push(`${url.pathname}${url.search}`);
   });
-  await table.getByRole('button', { name: 'Parkes: hours' }).click();
-  await table.getByRole('button', { name: 'Parkes: hours' }).click();
+  await table.getByRole('button', { name: 'Parkes: Hours' }).click();
+  await table.getByRole('button', { name: 'Parkes: Hours' }).click();
   await expect(table.getByRole('row').nth(1)).toContainText(proposals.pulsar);
   await expect(table.getByRole('row').nth(2)).toContainText(proposals.galaxy);
-  await expect(table.getByRole('row').last()).toContainText(proposals.draft);
   expect(listRequests).toContain(
-    `/api/v1/calls/${call.id}/proposals/?page=1&pageSize=10&sort=-resource&sortFacility=Parkes&sortField=hours`,
+    `/api/v1/calls/${call.id}/proposals/?page=1&pageSize=10&sort=-resource&sortFacility=Parkes&sortField=hours&facility=Parkes`,
   );
   listRequests.length = 0;
 
   // --- The Observing downloads, as CSV --------------------------------------------------
   const score = await download(page, 'Observing', 'Score Summary (CSV)');
-  expect(score.suggestedFilename()).toBe(`${call.name}.csv`);
+  // Each file named by call, type and kind; every CSV UTF-8 with a byte order mark.
+  expect(score.suggestedFilename()).toBe(`${call.name} - Observing - Score Summary.csv`);
+  const scoreBytes = await readFile((await score.path())!);
+  expect([...scoreBytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   // The rows of the type came in one request, not page after page, and only the type's.
   expect(listRequests).toEqual([
     expect.stringMatching(
@@ -146,26 +207,26 @@ test('a chair runs the decision meeting from the list and its downloads; the aut
   ]);
 
   const comments = await download(page, 'Observing', 'Comments (CSV)');
-  expect(comments.suggestedFilename()).toBe(`${call.name} Comment Summary.csv`);
+  expect(comments.suggestedFilename()).toBe(`${call.name} - Observing - Comments.csv`);
   expect(await readCsv(comments)).toEqual([
     ['Proposal ID', 'Proposal', 'Proposal Author', 'State', 'Reviewer', 'Strengths', 'Weaknesses'],
     [String(world.galaxyId), proposals.galaxy, ada, 'Reviewed', rita, 'Clear aims', 'Costly'],
   ]);
 
   const resources = await download(page, 'Observing', 'Resources (CSV)');
-  expect(resources.suggestedFilename()).toBe(`${call.name} Resource Summary.csv`);
+  expect(resources.suggestedFilename()).toBe(`${call.name} - Observing - Resources.csv`);
   const resourceRows = [
     ['Proposal ID', 'Proposal', 'Proposal Author', 'State'],
     [String(world.galaxyId), proposals.galaxy, ada, 'Reviewed'],
   ];
   expect(await readCsv(resources)).toEqual([
-    [...resourceRows[0]!, 'ATCA: hours', 'ATCA: nights', 'Parkes: hours', 'Parkes: nights'],
+    [...resourceRows[0]!, 'ATCA: Hours', 'ATCA: Nights', 'Parkes: Hours', 'Parkes: Nights'],
     [...resourceRows[1]!, '12.5', '3', '4', 'N/A'],
     [expect.any(String), proposals.pulsar, ada, 'Submitted', 'N/A', 'N/A', '6', '3'],
   ]);
 
   const all = await download(page, 'Observing', 'All (CSV)');
-  expect(all.suggestedFilename()).toBe(`${call.name} All.csv`);
+  expect(all.suggestedFilename()).toBe(`${call.name} - Observing - All.csv`);
   const allRows = await readCsv(all);
   expect(allRows[0]).toEqual([
     'Proposal ID',
@@ -176,10 +237,10 @@ test('a chair runs the decision meeting from the list and its downloads; the aut
     'Significance',
     'Feasibility',
     'Review Score',
-    'ATCA: hours',
-    'ATCA: nights',
-    'Parkes: hours',
-    'Parkes: nights',
+    'ATCA: Hours',
+    'ATCA: Nights',
+    'Parkes: Hours',
+    'Parkes: Nights',
     'Strengths',
     'Weaknesses',
   ]);
@@ -216,15 +277,17 @@ test('a chair runs the decision meeting from the list and its downloads; the aut
       'Feasibility',
       'Review Score',
     ],
-    [String(world.galaxyId), proposals.galaxy, ada, 'Reviewed', rita, 4, 3, 3.5],
-    [expect.any(String), proposals.pulsar, ada, 'Submitted', '', 'N/A', 'N/A', 'N/A'],
+    // Ids are numbers in the spreadsheets.
+    [world.galaxyId, proposals.galaxy, ada, 'Reviewed', rita, 4, 3, 3.5],
+    [expect.any(Number), proposals.pulsar, ada, 'Submitted', '', 'N/A', 'N/A', 'N/A'],
   ]);
   expect(scoreXlsx.formats['Observing!H2']).toBe('0.00');
+  expect(scoreXlsx.formats['Observing!A2']).toBe('0');
 
   const commentsXlsx = await download(page, 'Observing', 'Comments (XLSX)');
-  expect(commentsXlsx.suggestedFilename()).toBe(`${call.name} Comment Summary.xlsx`);
+  expect(commentsXlsx.suggestedFilename()).toBe(`${call.name} - Observing - Comments.xlsx`);
   expect((await readXlsx(commentsXlsx)).sheets['Observing']![1]).toEqual([
-    String(world.galaxyId),
+    world.galaxyId,
     proposals.galaxy,
     ada,
     'Reviewed',
@@ -234,7 +297,7 @@ test('a chair runs the decision meeting from the list and its downloads; the aut
   ]);
 
   const resourcesXlsx = await download(page, 'Observing', 'Resources (XLSX)');
-  expect(resourcesXlsx.suggestedFilename()).toBe(`${call.name} Resource Summary.xlsx`);
+  expect(resourcesXlsx.suggestedFilename()).toBe(`${call.name} - Observing - Resources.xlsx`);
   const resourceSheet = (await readXlsx(resourcesXlsx)).sheets['Observing']!;
   expect(resourceSheet.slice(1).map((row) => row.slice(1))).toEqual([
     [proposals.galaxy, ada, 'Reviewed', 12.5, 3, 4, 'N/A'],
@@ -242,7 +305,7 @@ test('a chair runs the decision meeting from the list and its downloads; the aut
   ]);
 
   const allXlsx = await download(page, 'Observing', 'All (XLSX)');
-  expect(allXlsx.suggestedFilename()).toBe(`${call.name} All.xlsx`);
+  expect(allXlsx.suggestedFilename()).toBe(`${call.name} - Observing - All.xlsx`);
   const allSheet = (await readXlsx(allXlsx)).sheets['Observing']!;
   expect(allSheet[0]).toEqual(allRows[0]);
   expect(allSheet[1]!.slice(5, 12)).toEqual([4, 3, 3.5, 12.5, 3, 4, 'N/A']);
@@ -252,15 +315,23 @@ test('a chair runs the decision meeting from the list and its downloads; the aut
     page.waitForEvent('download'),
     page.getByRole('button', { name: 'Whole-Call Workbook (XLSX)' }).click(),
   ]);
-  expect(workbookFile.suggestedFilename()).toBe(`${call.name} Workbook.xlsx`);
+  expect(workbookFile.suggestedFilename()).toBe(`${call.name} - Workbook.xlsx`);
   // The workbook is of every type: its request names none.
   expect(listRequests.at(-1)).toBe(
     `/api/v1/calls/${call.id}/proposals/export/?include=allReviewScores,decisions,ranking`,
   );
   const workbook = await readXlsx(workbookFile);
   expect(workbook.title).toBe(call.name);
-  // A sheet per type, then the decision meeting's: no outcome is set, so no outcome columns.
-  expect(Object.keys(workbook.sheets)).toEqual(['Observing', 'Computing', 'Capacity', 'Ranking']);
+  // Per type a Reviews and a Resources sheet, then the decision meeting's: no outcome is
+  // set, so no outcome columns.
+  expect(Object.keys(workbook.sheets)).toEqual([
+    'Observing Reviews',
+    'Observing Resources',
+    'Computing Reviews',
+    'Computing Resources',
+    'Capacity',
+    'Ranking',
+  ]);
   // The ranking: by review score, its rank and the proposal id as numbers.
   const rankingSheet = workbook.sheets['Ranking']!;
   expect(rankingSheet[0]!.slice(0, 6)).toEqual([
@@ -288,7 +359,8 @@ test('a chair runs the decision meeting from the list and its downloads; the aut
     'Requested / Capacity',
     'Awarded / Capacity',
   ]);
-  expect(workbook.sheets['Observing']).toEqual([
+  // Reviews: a row per review, no resources.
+  expect(workbook.sheets['Observing Reviews']).toEqual([
     [
       'Proposal ID',
       'Proposal',
@@ -299,46 +371,37 @@ test('a chair runs the decision meeting from the list and its downloads; the aut
       'Feasibility',
       'Reviewer’s Score',
       'Review Score',
-      'ATCA: hours',
-      'ATCA: nights',
-      'Parkes: hours',
-      'Parkes: nights',
     ],
-    [
-      String(world.galaxyId),
-      proposals.galaxy,
-      ada,
-      'Reviewed',
-      rita,
-      4,
-      3,
-      3.5,
-      3.5,
-      12.5,
-      3,
-      4,
-      'N/A',
-    ],
-    [
-      expect.any(String),
-      proposals.pulsar,
-      ada,
-      'Submitted',
-      '',
-      'N/A',
-      'N/A',
-      'N/A',
-      'N/A',
-      'N/A',
-      'N/A',
-      6,
-      3,
-    ],
+    [world.galaxyId, proposals.galaxy, ada, 'Reviewed', rita, 4, 3, 3.5, 3.5],
+    [expect.any(Number), proposals.pulsar, ada, 'Submitted', '', 'N/A', 'N/A', 'N/A', 'N/A'],
   ]);
-  expect(workbook.sheets['Computing']!.slice(1)).toEqual([
-    [expect.any(String), proposals.simulation, ada, 'Submitted', '', 'N/A', 'N/A', 100],
+  // Resources: a row per proposal, so a sum of a column counts each proposal once.
+  expect(workbook.sheets['Observing Resources']).toEqual([
+    [
+      'Proposal ID',
+      'Proposal',
+      'Proposal Author',
+      'State',
+      'ATCA: Hours',
+      'ATCA: Nights',
+      'Parkes: Hours',
+      'Parkes: Nights',
+    ],
+    [world.galaxyId, proposals.galaxy, ada, 'Reviewed', 12.5, 3, 4, 'N/A'],
+    [expect.any(Number), proposals.pulsar, ada, 'Submitted', 'N/A', 'N/A', 6, 3],
   ]);
-  for (const sheet of ['Observing', 'Computing']) {
+  expect(workbook.sheets['Computing Reviews']!.slice(1)).toEqual([
+    [expect.any(Number), proposals.simulation, ada, 'Submitted', '', 'N/A', 'N/A'],
+  ]);
+  expect(workbook.sheets['Computing Resources']!.slice(1)).toEqual([
+    [expect.any(Number), proposals.simulation, ada, 'Submitted', 100],
+  ]);
+  for (const sheet of [
+    'Observing Reviews',
+    'Observing Resources',
+    'Computing Reviews',
+    'Computing Resources',
+  ]) {
     expect(workbook.xml[sheet]).toMatch(/<autoFilter ref="A1:[A-Z]+\d+"\/>/);
     expect(workbook.xml[sheet]).toMatch(/<pane [^>]*ySplit="1"/);
   }

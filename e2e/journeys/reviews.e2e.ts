@@ -83,16 +83,19 @@ test('a chair assigns a reviewer, the member reviews, the chair reads the totals
   const row = pending.getByRole('row').filter({ hasText: proposal.name });
   await expect(row).toContainText(call.name);
   await checkA11y(reviewer);
-  await row.getByRole('link', { name: `View Proposal ${proposal.name}` }).click();
-
-  await expect(reviewer.getByRole('heading', { level: 1, name: proposal.name })).toBeVisible();
-  await (await openManageMenu(reviewer)).getByRole('menuitem', { name: 'Add Review' }).click();
+  // Not written yet: the row opens the review page itself.
+  await row.getByRole('link', { name: `Write Review ${proposal.name}` }).click();
   await expect(
     reviewer.getByRole('heading', { level: 1, name: `Review of ${proposal.name}` }),
   ).toBeVisible();
   // The proposal, to read while reviewing.
   await reviewer.getByRole('button', { name: forms.observing }).click();
-  await expect(textField(reviewer, 'Project title')).toHaveValue('Dust in the Magellanic Bridge');
+  // Read as a page: each field's title with its answer, no greyed-out fields.
+  const projectTitle = reviewer.locator('dt', { hasText: /^Project title$/ });
+  await expect(projectTitle.locator('xpath=following-sibling::dd[1]')).toHaveText(
+    'Dust in the Magellanic Bridge',
+  );
+  await expect(textField(reviewer, 'Project title')).toHaveCount(0);
   await expect(reviewer.getByRole('tab')).toHaveText([forms.review, forms.scores]);
   const score = reviewer.getByRole('status', { name: 'Score' });
   await expect(score).toHaveText('ScoreN/A');
@@ -172,8 +175,11 @@ test('a chair assigns a reviewer, the member reviews, the chair reads the totals
     page.waitForEvent('download'),
     page.getByRole('button', { name: 'Download Review Summary CSV' }).click(),
   ]);
-  expect(download.suggestedFilename()).toBe('Review Summary.csv');
-  const csv = (await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '');
+  // Named by call and proposal; UTF-8 with a byte order mark, as every download's CSV.
+  expect(download.suggestedFilename()).toBe(`${call.name} - ${proposal.name} - Review Summary.csv`);
+  const file = await readFile((await download.path())!, 'utf8');
+  expect(file.startsWith('\uFEFF')).toBe(true);
+  const csv = file.replace(/^\uFEFF/, '');
   expect(csv.split('\r\n')).toEqual([
     'Reviewer,Significance,Feasibility,Score,Strengths',
     `${member.fullName},5.00,4.00,4.50,"A clear plan, ""well"" costed."`,

@@ -256,11 +256,21 @@ test('no payload runs on any page that shows it, and no download holds a formula
   const { Capacity: capacity, Ranking: ranking, ...typeSheets } = workbook.sheets;
   expect(capacity).toBeDefined();
   expect(ranking!.flat()).toContain(`'${FORMULA_PAYLOADS[0]}`);
-  for (const rows of Object.values(typeSheets)) {
+  // Per type a Reviews sheet (a row per review) and a Resources sheet (a row per proposal).
+  const sheetsOf = (kind: string) =>
+    Object.entries(typeSheets)
+      .filter(([name]) => name.endsWith(` ${kind}`))
+      .map(([, rows]) => rows);
+  expect(sheetsOf('Reviews').length).toBeGreaterThan(0);
+  expect(sheetsOf('Reviews')).toHaveLength(sheetsOf('Resources').length);
+  for (const rows of sheetsOf('Reviews')) {
     expect(rows.map((row) => row[4])).toContain(`'${reviewerName}`);
     // Scores are numbers, not text with an apostrophe.
     expect(rows.some((row) => typeof row[5] === 'number')).toBe(true);
   }
+  expect(sheetsOf('Resources').flatMap((rows) => rows.map((row) => row[1]))).toContain(
+    `'${FORMULA_PAYLOADS[0]}`,
+  );
 
   // The Review Summary of the formula proposal's reviews.
   const formulaPath = proposalPath(world.formulaProposals[0]!.id);

@@ -657,7 +657,13 @@ describe('the chair’s export: the whole call in one read', () => {
     );
     const res = await exportOf(w.people.chair, emptyCallId);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ items: [], total: 0, resourceTotals: {}, facilities: [] });
+    expect(res.json()).toEqual({
+      items: [],
+      total: 0,
+      resourceTotals: {},
+      facilities: [],
+      resourceTitles: {},
+    });
   });
 });
 
@@ -919,6 +925,7 @@ describe('the chair’s lean export (columns=lean): only what the Comments downl
           total: full.total,
           resourceTotals: {},
           facilities: [],
+          resourceTitles: {},
         });
         // Every proposal but the two drafts.
         expect(lean.total).toBe(Object.keys(w.ids).length - 2);

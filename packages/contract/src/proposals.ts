@@ -1,3 +1,4 @@
+import { SUBMISSION_STANDINGS } from '@merit/domain';
 import { z } from 'zod';
 import { outcome, proposalDecision, rankingLine } from './decisions.js';
 import {
@@ -165,6 +166,15 @@ export const proposalDetail = z
      * the chairs release the decisions of the closed call.
      */
     decision: proposalDecision.optional(),
+    /**
+     * Where submission stands for it now, by its author's windows (the call's, or their
+     * extension; the domain's `submissionStanding`), so the editor says why it cannot be
+     * changed: open; closed until `reopensAt`; closed, its deadline passed; or the call
+     * closed.
+     */
+    submission: z
+      .object({ status: z.enum(SUBMISSION_STANDINGS), reopensAt: dateTime.nullable() })
+      .optional(),
     abilities: proposalAbilities,
   })
   .meta({ id: 'Proposal' });
@@ -306,7 +316,16 @@ const resourceName = z.string().max(1000);
  * which go with it only.
  */
 export const callProposalsQuery = listQuery(CALL_PROPOSAL_SORTS, CALL_PROPOSALS_DEFAULT_SORT)
-  .extend({ sortFacility: resourceName.optional(), sortField: resourceName.optional() })
+  .extend({
+    sortFacility: resourceName.optional(),
+    sortField: resourceName.optional(),
+    /**
+     * Filter by Facility (chairs): only the proposals with a resource entry naming this
+     * facility (empty for the unnamed one). Ignored for anyone who does not see the
+     * resource columns.
+     */
+    facility: resourceName.optional(),
+  })
   .superRefine((query, context) => {
     const byResource = parseSort(query.sort).key === 'resource';
     const problem = (path: 'sortFacility' | 'sortField', message: string) =>
@@ -333,12 +352,20 @@ const resourceTotals = resourceValues;
  * offers Filter by Facility.
  */
 const facilities = z.array(z.string());
+/**
+ * Chairs only: the title of each resource data field by its key, as the call's resource
+ * forms title it (the domain's `resourceFieldTitles`): the list, totals and downloads name
+ * a column by it. A field without a title is absent: it is named by its key.
+ */
+const resourceTitles = z.record(z.string(), z.string());
 
 export const callProposalPage = paginated(callProposal).extend({
   /** Absent for everyone but chairs. */
   resourceTotals: resourceTotals.optional(),
   /** Absent for everyone but chairs. */
   facilities: facilities.optional(),
+  /** Absent for everyone but chairs. */
+  resourceTitles: resourceTitles.optional(),
 });
 export type CallProposalPage = z.infer<typeof callProposalPage>;
 
@@ -491,6 +518,8 @@ export const callProposalExport = z.object({
   total: z.number().int().min(0),
   resourceTotals,
   facilities,
+  /** `{}` with `columns=lean`. */
+  resourceTitles: resourceTitles.optional(),
   /**
    * The proposals whose reviews, scores and decision were left out for the caller, who has
    * a conflict of interest with them (their rows carry `myConflict`), each with the note a

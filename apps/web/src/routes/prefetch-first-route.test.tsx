@@ -43,9 +43,10 @@ describe('prefetchFirstRoute', { timeout: 20_000 }, () => {
       '/calls/12/proposals/?page=1&pageSize=10&sort=name',
     ],
     [
-      // Sorted by a resource column with Filter by Facility on: that facility's column.
+      // Sorted by a resource column with Filter by Facility on: that facility's column, of
+      // that facility's proposals.
       `/calls/12/proposals?sort=-${encodeURIComponent('resource.["ATCA","hours"]')}&facility=Parkes`,
-      '/calls/12/proposals/?page=1&pageSize=10&sort=-resource&sortFacility=Parkes&sortField=hours',
+      '/calls/12/proposals/?page=1&pageSize=10&sort=-resource&sortFacility=Parkes&sortField=hours&facility=Parkes',
     ],
   ])('at %s asks the page’s own reads, once each', async (address, listPath) => {
     setToken('k');

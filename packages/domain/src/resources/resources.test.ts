@@ -3,6 +3,8 @@ import {
   facilitiesOf,
   facilityLabel,
   facilityOf,
+  resourceFieldTitle,
+  resourceFieldTitles,
   resourceTotals,
   resourceValues,
   UNNAMED_FACILITY,
@@ -141,5 +143,47 @@ describe('a call’s resource totals', () => {
       'ATCA',
       'Parkes',
     ]);
+  });
+});
+
+describe('the titles of the resource forms’ data fields', () => {
+  const schema = (properties: Record<string, unknown>) => ({ type: 'object', properties });
+
+  it('names each data field by its title, the ui:title first, and only data fields', () => {
+    const titles = resourceFieldTitles([
+      {
+        jsonSchema: schema({
+          facility: { type: 'string', title: 'Facility' },
+          cpu_hours: { type: 'number', title: 'CPU hours' },
+          gpu_hours: { type: 'number', title: 'GPU hours' },
+        }),
+        uiSchema: { gpu_hours: { 'ui:title': 'GPU hours (A100)' } },
+        options: { institution_field: 'facility', data_fields: ['cpu_hours', 'gpu_hours'] },
+      },
+    ]);
+    expect(titles).toEqual({ cpu_hours: 'CPU hours', gpu_hours: 'GPU hours (A100)' });
+  });
+
+  it('keeps the first form’s title of a field two forms share, and the key without one', () => {
+    const titles = resourceFieldTitles([
+      {
+        jsonSchema: schema({ hours: { type: 'number' }, nights: { type: 'number', title: ' ' } }),
+        options: unnamed,
+      },
+      {
+        jsonSchema: schema({ hours: { type: 'number', title: 'Hours' } }),
+        uiSchema: null,
+        options: { institution_field: null, data_fields: ['hours'] },
+      },
+      {
+        jsonSchema: schema({ hours: { type: 'number', title: 'Other hours' } }),
+        options: { institution_field: null, data_fields: ['hours'] },
+      },
+    ]);
+    expect(titles).toEqual({ hours: 'Hours' });
+    expect(resourceFieldTitle(titles, 'hours')).toBe('Hours');
+    expect(resourceFieldTitle(titles, 'nights')).toBe('nights');
+    // A key that is a name of Object's prototype is still a key.
+    expect(resourceFieldTitle(titles, 'constructor')).toBe('constructor');
   });
 });

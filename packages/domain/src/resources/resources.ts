@@ -102,3 +102,43 @@ export function facilitiesOf(values: readonly ResourceValues[]): string[] {
   const names = new Set(values.flatMap((v) => Object.keys(v)));
   return [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
+
+/** A resource form's schemas and options: where its data fields' titles are written. */
+export interface ResourceFormSchema {
+  jsonSchema: Record<string, unknown>;
+  uiSchema?: Record<string, unknown> | null;
+  options: ResourceFormOptions;
+}
+
+/**
+ * The titles of the resource forms' data fields by field name, as the applicant saw them
+ * on the form (`ui:title`, else the JSON Schema's `title`): the chair's list, totals and
+ * downloads name a resource column by its title, not its JSON key. Worked out once per
+ * form, not per row; a field without a title is left out, and shows as its key
+ * (`resourceFieldTitle`). Two forms that title one field differently: the first form's.
+ */
+export function resourceFieldTitles(forms: readonly ResourceFormSchema[]): Record<string, string> {
+  const titles: Record<string, string> = {};
+  for (const form of forms) {
+    const properties = (form.jsonSchema.properties ?? {}) as Record<string, unknown>;
+    const ui = form.uiSchema ?? {};
+    for (const field of form.options.data_fields) {
+      if (field in titles) continue;
+      const title = titleOf(ui[field]) ?? titleOf(properties[field]);
+      if (title !== undefined) titles[field] = title;
+    }
+  }
+  return titles;
+}
+
+/** A schema node's title, when it is a non-blank text. */
+function titleOf(node: unknown): string | undefined {
+  if (typeof node !== 'object' || node === null) return undefined;
+  const record = node as Record<string, unknown>;
+  const title = record['ui:title'] ?? record.title;
+  return typeof title === 'string' && title.trim() !== '' ? title.trim() : undefined;
+}
+
+/** A data field as people read it: its title, or its key when the form gives none. */
+export const resourceFieldTitle = (titles: Readonly<Record<string, string>>, field: string) =>
+  Object.hasOwn(titles, field) ? titles[field]! : field;

@@ -44,8 +44,10 @@ export type ChairColumns = Pick<
   | 'allReviewComments'
 >;
 
-/** What a chair's page adds: the call's resource totals and its facilities. */
-export type ChairTotals = Required<Pick<CallProposalPage, 'resourceTotals' | 'facilities'>>;
+/** What a chair's page adds: the call's resource totals, its facilities and its fields' titles. */
+export type ChairTotals = Required<
+  Pick<CallProposalPage, 'resourceTotals' | 'facilities' | 'resourceTitles'>
+>;
 
 /** Groups rows by a key, keeping their order. */
 function groupBy<T>(rows: readonly T[], key: (row: T) => number): Map<number, T[]> {
@@ -63,6 +65,8 @@ function groupBy<T>(rows: readonly T[], key: (row: T) => number): Map<number, T[
 export interface CallResourceTotals {
   totals: ChairTotals['resourceTotals'];
   facilities: string[];
+  /** The resource forms' data fields' titles by key. */
+  titles: Record<string, string>;
 }
 
 /** What the chair's columns are made from, read for some proposals or a whole call. */
@@ -166,7 +170,7 @@ export async function callChairColumns(
 }
 
 /** The totals a lean export carries: none (the contract's `columns=lean`). */
-const NO_TOTALS: ChairTotals = { resourceTotals: {}, facilities: [] };
+const NO_TOTALS: ChairTotals = { resourceTotals: {}, facilities: [], resourceTitles: {} };
 
 /**
  * The lean export's columns (`columns=lean`, the Comments download): `isReviewed`, which
@@ -199,7 +203,7 @@ async function leanColumnsOfCall(
     answers,
     forms,
     entries: [],
-    totals: { totals: {}, facilities: [] },
+    totals: { totals: {}, facilities: [], titles: {} },
   };
   return (rows) => chairColumnsFrom(data, rows, parts, 'json', 'lean');
 }
@@ -274,7 +278,13 @@ function chairColumnsFrom(
   }
   return {
     columns: columnsOf,
-    totals: lean ? NO_TOTALS : { resourceTotals: totals.totals, facilities: totals.facilities },
+    totals: lean
+      ? NO_TOTALS
+      : {
+          resourceTotals: totals.totals,
+          facilities: totals.facilities,
+          resourceTitles: totals.titles,
+        },
   };
 }
 

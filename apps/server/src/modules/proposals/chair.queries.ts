@@ -11,6 +11,7 @@ import { ofCall } from './proposals.queries.js';
 import {
   extensions,
   proposalCollaborators,
+  proposalResponses,
   proposalTypes,
   proposals,
   users,
@@ -19,7 +20,12 @@ import { offsetOf, orderOf } from '../../platform/data/pages.js';
 import type { CallRow } from '../calls/calls.queries.js';
 import { containing, personNameSql } from '../../platform/data/sql.js';
 import { listScopeSql } from './list-scope.queries.js';
-import { resourceAmountsOfCall, type ResourceSort } from './resource-totals.queries.js';
+import {
+  facilitySql,
+  resourceAmountsOfCall,
+  type ResourceForm,
+  type ResourceSort,
+} from './resource-totals.queries.js';
 
 /*
  * A call's proposals as lists: the list's page, the export's rows, the teams and windows
@@ -94,10 +100,35 @@ export interface CallProposalRow {
  */
 type CallProposalsListQuery = ListQuery & {
   resourceSort?: ResourceSort;
+  facilityFilter?: FacilityFilter;
   typeId?: number;
   downloads?: boolean;
   conflictCounts?: boolean;
 };
+
+/** Filter by Facility: the call's resource forms, and the facility a row must ask of. */
+export interface FacilityFilter {
+  forms: readonly ResourceForm[];
+  facility: string;
+}
+
+/**
+ * The proposal in the FROM has an entry of a resource form that names the facility, as
+ * the domain's `facilityOf` reads it: the proposals whose resources name it, as their
+ * `resourceValues` show it (an entry without a number still names its facility).
+ */
+function requestsFacility({ forms, facility }: FacilityFilter) {
+  if (forms.length === 0) return sql`false`;
+  return sql`exists (
+    select 1 from ${proposalResponses}
+    where ${proposalResponses.proposalId} = ${proposals.id}
+      and ${inArray(
+        proposalResponses.formId,
+        forms.map((form) => form.id),
+      )}
+      and ${facilitySql(forms)} = ${facility}::text
+  )`;
+}
 
 /**
  * The proposals of a call the caller may see, searched and sorted, as a query still to
@@ -136,6 +167,8 @@ function callProposalsSelect(
     // Spec section 9: drafts that are not reviewed are left out of downloads. A draft is
     // never Reviewed (that needs a submission), so that is every draft.
     query.downloads ? gte(proposals.stateVal, PROPOSAL_STATE.submitted) : undefined,
+    // Filter by Facility: only for those who see the resource columns.
+    scope.reviewed && query.facilityFilter ? requestsFacility(query.facilityFilter) : undefined,
     pattern
       ? or(
           ilike(proposals.name, pattern),

@@ -66,7 +66,9 @@ async function callToList(work: ReadWork, callId: number) {
  * the call's committee (and admins), whom the list scope tells which proposals are
  * Reviewed, also get the chair's columns and the call's resource totals (issue 14).
  * Members get the rows only (the reviews they may see are a View Reviews away), and
- * authors their own rows only: neither gets those fields, not even empty.
+ * authors their own rows only: neither gets those fields, not even empty. Filter by
+ * Facility (`facility`, chairs only) lists only the proposals with an entry naming it;
+ * the totals stay the call's, whose rows of that facility are those proposals' sums.
  */
 export async function getCallProposals(
   work: ReadWork,
@@ -76,16 +78,23 @@ export async function getCallProposals(
   const { call, own } = await callToList(work, callId);
   const chair = proposalListScope(work.actor, call, work.now).reviewed;
   const byResource = chair && parseSort(query.sort).key === 'resource';
-  // A resource column is sorted by in SQL, which needs the call's resource forms; their
-  // totals, read meanwhile, name the facilities the sort must be one of.
-  const resourceForms = byResource ? await resourceFormsOfCall(work.tx, call.id) : undefined;
-  const resourceSort = resourceForms && resourceSortOf(resourceForms, query);
+  // Filter by Facility: only the proposals that ask something of the facility.
+  const byFacility = chair && query.facility !== undefined;
+  // A resource column is sorted by, and a facility filtered by, in SQL, which needs the
+  // call's resource forms; their totals, read meanwhile, name the facilities the sort
+  // must be one of.
+  const resourceForms =
+    byResource || byFacility ? await resourceFormsOfCall(work.tx, call.id) : undefined;
+  const resourceSort =
+    byResource && resourceForms ? resourceSortOf(resourceForms, query) : undefined;
+  const facilityFilter =
+    byFacility && resourceForms ? { forms: resourceForms, facility: query.facility! } : undefined;
   const [{ total, rows }, knownTotals] = await Promise.all([
     callProposalPage(
       work.tx,
       work.actor,
       call,
-      { ...query, resourceSort, conflictCounts: chair },
+      { ...query, resourceSort, facilityFilter, conflictCounts: chair },
       work.now,
     ),
     resourceForms && resourceTotalsOf(work.tx, call.id, resourceForms),

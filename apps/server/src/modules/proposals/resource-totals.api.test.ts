@@ -12,7 +12,8 @@ import {
   makeUser,
   type TestContext,
 } from '../../../test/helpers.js';
-import { proposalResponses } from '../../db/schema.js';
+import { eq } from 'drizzle-orm';
+import { proposalResponses, proposals } from '../../db/schema.js';
 import { saveCall } from '../calls/calls.service.js';
 
 /**
@@ -160,5 +161,88 @@ describe('resource totals, summed in SQL, as the domain sums them', () => {
       Narrabri: { hours: 5 },
     });
     expect(page.facilities).toEqual(['', '7', 'Draftville', 'Mopra', 'Narrabri']);
+  });
+});
+
+describe('Filter by Facility and the resource fields’ titles', () => {
+  it('lists only the proposals asking of the facility, and names the fields by their titles', async () => {
+    const now = ctx.clock.now();
+    const admin = { id: w.admin.id, isAdmin: true };
+    const cloud = await form(
+      5,
+      {
+        type: 'object',
+        properties: {
+          site: { type: 'string', title: 'Facility' },
+          cpu_hours: { type: 'number', title: 'CPU hours' },
+          disk: { type: 'number' },
+        },
+      },
+      { institution_field: 'site', data_fields: ['cpu_hours', 'disk'] },
+    );
+    const callId = await ctx.app.writeAs(admin, (work) =>
+      saveCall(
+        work,
+        callPayload(w.committeeId, w.forms, new Date(now.getTime() - 30 * DAY), {
+          name: 'Filtered call',
+          proposalTypes: [
+            {
+              typeName: 'Cloud',
+              typeId: null,
+              proposalForms: [cloud],
+              reviewForms: [w.forms.review],
+            },
+          ],
+        }),
+      ),
+    );
+    const typeId = (await w.chair('GET', `/calls/${callId}/`)).json().proposalTypes[0]
+      .typeId as number;
+    const asks: [string, Record<string, unknown>[]][] = [
+      ['Alpha', [{ site: 'GPU Cloud', cpu_hours: 10 }]],
+      ['Beta', [{ site: 'Tape', disk: 4 }, { site: 'GPU Cloud' }]],
+      ['Gamma', [{ site: 'Tape', disk: 2 }]],
+      ['Delta', [{ cpu_hours: 1 }]],
+      ['Epsilon', []],
+    ];
+    for (const [name, answers] of asks) {
+      const proposal = await makeProposal(ctx.app, {
+        callId,
+        proposalTypeId: typeId,
+        authorId: w.bob.id,
+        stateVal: 1,
+      });
+      await ctx.app.db.update(proposals).set({ name }).where(eq(proposals.id, proposal.id));
+      for (const [entryIndex, data] of answers.entries())
+        await ctx.app.db
+          .insert(proposalResponses)
+          .values({ proposalId: proposal.id, formId: cloud, entryIndex, data, updatedAt: now });
+    }
+    const names = async (query: string) => {
+      const res = await w.chair('GET', `/calls/${callId}/proposals/?pageSize=100${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const page = res.json() as CallProposalPage;
+      return { names: page.items.map((i) => i.proposalName), page };
+    };
+
+    const all = await names('');
+    expect(all.names).toEqual(['Alpha', 'Beta', 'Delta', 'Epsilon', 'Gamma']);
+    // A field without a title is named by its key: it is absent here.
+    expect(all.page.resourceTitles).toEqual({ cpu_hours: 'CPU hours' });
+    // An entry naming the facility without an amount still asks of it (Beta's).
+    expect((await names('&facility=GPU%20Cloud')).names).toEqual(['Alpha', 'Beta']);
+    const tape = await names('&facility=Tape&sort=-resource&sortFacility=Tape&sortField=disk');
+    expect(tape.names).toEqual(['Beta', 'Gamma']);
+    expect(tape.page.total).toBe(2);
+    // The unnamed facility is the empty name; searching narrows the filtered rows further.
+    expect((await names('&facility=')).names).toEqual(['Delta']);
+    expect((await names('&facility=Tape&q=gam')).names).toEqual(['Gamma']);
+    expect((await names('&facility=Nowhere')).names).toEqual([]);
+
+    // The export carries the same titles; its lean rows none.
+    const exported = await w.chair('GET', `/calls/${callId}/proposals/export/`);
+    expect(exported.json().resourceTitles).toEqual({ cpu_hours: 'CPU hours' });
+    const lean = await w.chair('GET', `/calls/${callId}/proposals/export/?columns=lean`);
+    expect(lean.json().resourceTitles).toEqual({});
   });
 });

@@ -1,5 +1,6 @@
 import {
   facilitiesOf,
+  resourceFieldTitles,
   storedOptions,
   type ResourceFormOptions,
   type ResourceValues,
@@ -80,16 +81,23 @@ async function resourceEntriesWhere(tx: Tx, ofProposals: SQL): Promise<ResourceE
   }));
 }
 
-/** A resource form of a call, with its options. */
+/** A resource form of a call, with its options and the titles of its data fields. */
 export interface ResourceForm {
   id: number;
   options: ResourceFormOptions;
+  /** Its data fields' titles by key (`resourceFieldTitles`), worked out once per form. */
+  titles: Record<string, string>;
 }
 
 /** The resource forms of a call's proposal types, with their options, each once. */
 export async function resourceFormsOfCall(tx: Tx, callId: number): Promise<ResourceForm[]> {
   const rows = await tx
-    .select({ id: forms.id, options: forms.options })
+    .select({
+      id: forms.id,
+      options: forms.options,
+      jsonSchema: forms.jsonSchema,
+      uiSchema: forms.uiSchema,
+    })
     .from(proposalTypeForms)
     .innerJoin(proposalTypes, eq(proposalTypes.id, proposalTypeForms.proposalTypeId))
     .innerJoin(forms, eq(forms.id, proposalTypeForms.formId))
@@ -102,8 +110,24 @@ export async function resourceFormsOfCall(tx: Tx, callId: number): Promise<Resou
       ),
     );
   // Deduplicated here: a form may serve several types, and json has no equality for DISTINCT.
-  const byId = new Map(rows.map((r) => [r.id, storedOptions<ResourceFormOptions>(r.options)]));
-  return [...byId].map(([id, options]) => ({ id, options }));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return [...byId.values()]
+    .sort((a, b) => a.id - b.id)
+    .map((r) => {
+      const options = storedOptions<ResourceFormOptions>(r.options);
+      const titles = resourceFieldTitles([
+        { jsonSchema: r.jsonSchema, uiSchema: r.uiSchema, options },
+      ]);
+      return { id: r.id, options, titles };
+    });
+}
+
+/** The titles of the data fields of some resource forms: the first form's of a shared field. */
+export function titlesOfForms(resourceForms: readonly ResourceForm[]): Record<string, string> {
+  const titles: Record<string, string> = {};
+  for (const form of resourceForms)
+    for (const [field, title] of Object.entries(form.titles)) titles[field] ??= title;
+  return titles;
 }
 
 /** An entry's answer to `field`, as JSON (the name is a parameter, never SQL). */
@@ -138,9 +162,9 @@ export async function resourceTotalsOf(
   callId: number,
   knownForms?: readonly ResourceForm[],
   typeId?: number,
-): Promise<{ totals: ResourceValues; facilities: string[] }> {
+): Promise<{ totals: ResourceValues; facilities: string[]; titles: Record<string, string> }> {
   const resourceForms = knownForms ?? (await resourceFormsOfCall(tx, callId));
-  if (resourceForms.length === 0) return { totals: {}, facilities: [] };
+  if (resourceForms.length === 0) return { totals: {}, facilities: [], titles: {} };
   const submitted = sql`${proposals.stateVal} >= 1`;
   const formsOfField = new Map<string, number[]>();
   for (const form of resourceForms)
@@ -186,7 +210,7 @@ export async function resourceTotalsOf(
     });
   }
   const named: ResourceValues = Object.fromEntries(rows.map((r) => [r.facility, {}]));
-  return { totals, facilities: facilitiesOf([named]) };
+  return { totals, facilities: facilitiesOf([named]), titles: titlesOfForms(resourceForms) };
 }
 
 /**

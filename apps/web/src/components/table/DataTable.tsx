@@ -43,6 +43,11 @@ export interface Column<T> {
   action?: boolean;
   /** Styles of the column's cells, e.g. a monospace name. */
   cellSx?: SxProps<Theme>;
+  /**
+   * Kept at the table's left edge while a wide table scrolls sideways, the columns before
+   * it passing under it: the row's name, so a row is known whichever columns are in view.
+   */
+  sticky?: boolean;
 }
 
 interface BaseProps<T> {
@@ -154,7 +159,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
                   key={column.key}
                   column={column}
                   state={state}
-                  sx={column === stuck ? stuckSx : undefined}
+                  sx={column === stuck ? stuckSx : column.sticky ? stuckStartSx : undefined}
                 />
               ))}
             </TableRow>
@@ -169,6 +174,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
                     sx={[
                       ...asArray(column.cellSx),
                       ...asArray(column === stuck ? stuckSx : undefined),
+                      ...asArray(column.sticky ? stuckStartSx : undefined),
                     ]}
                   >
                     {column.cell(row)}
@@ -197,6 +203,18 @@ const stuckSx: SxProps<Theme> = (theme) => ({
   whiteSpace: 'nowrap',
   '[data-scrolls-sideways] &': { boxShadow: `inset 1px 0 0 ${theme.palette.divider}` },
   // The row's hover tint, which the opaque background would otherwise hide.
+  '.MuiTableRow-hover:hover > &': {
+    backgroundImage: `linear-gradient(${theme.palette.action.hover}, ${theme.palette.action.hover})`,
+  },
+});
+
+/** A `sticky` column, kept at the left edge as `stuckSx` keeps the buttons at the right. */
+const stuckStartSx: SxProps<Theme> = (theme) => ({
+  position: 'sticky',
+  left: 0,
+  zIndex: 1,
+  bgcolor: 'background.paper',
+  '[data-scrolls-sideways] &': { boxShadow: `inset -1px 0 0 ${theme.palette.divider}` },
   '.MuiTableRow-hover:hover > &': {
     backgroundImage: `linear-gradient(${theme.palette.action.hover}, ${theme.palette.action.hover})`,
   },

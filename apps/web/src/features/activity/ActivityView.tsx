@@ -9,6 +9,7 @@ import { ErrorList } from '../../components/ErrorList';
 import { LoadFailedView } from '../../components/LoadFailedView';
 import { LoadingView } from '../../components/LoadingView';
 import { PageHeading } from '../../components/PageHeading';
+import { csvBlob } from '../files/csv';
 import { saveBlob } from '../files/downloads';
 import {
   activityFileName,
@@ -43,7 +44,7 @@ export function ActivityView({ scope, label, backLink, forCall = false }: Activi
   const download = useMutation({
     mutationFn: () => downloadActivityCsv(scope, filters),
     onSuccess: (csv) =>
-      saveBlob(new Blob([csv], { type: 'text/csv;charset=utf-8' }), activityFileName(scope)),
+      saveBlob(csvBlob(csv), activityFileName(scope)),
   });
 
   if (isApiError(activity.error, 403)) return <AccessDeniedView />;

@@ -6,6 +6,7 @@ import { Link as RouterLink } from 'react-router';
 import { errorMessages, isApiError } from '../../api/client';
 import { ErrorList } from '../../components/ErrorList';
 import { useNotify } from '../../components/notifications/notification-context';
+import { csvBlob } from '../files/csv';
 import { saveBlob } from '../files/downloads';
 import { FileChooserButton } from '../files/FileChooserButton';
 import { downloadAssignmentsCsv, refreshAssignment, uploadAssignmentsCsv } from './assignment.api';
@@ -22,10 +23,8 @@ export function AssignmentTools({ callId, canUpload }: { callId: number; canUplo
   const download = useMutation({
     mutationFn: () => downloadAssignmentsCsv(callId),
     onSuccess: (csv) =>
-      saveBlob(
-        new Blob([csv], { type: 'text/csv;charset=utf-8' }),
-        assignmentTexts.fileName(callId),
-      ),
+      // With the byte order mark, as every CSV Merit gives out; the upload ignores it.
+      saveBlob(csvBlob(csv), assignmentTexts.fileName(callId)),
   });
   const upload = useMutation({
     mutationFn: async (file: File) => uploadAssignmentsCsv(callId, await file.text()),

@@ -356,7 +356,9 @@ describe('the Assignment page', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Download CSV' }));
     await waitFor(() => expect(click).toHaveBeenCalled());
     expect((click.mock.contexts[0] as HTMLAnchorElement).download).toBe('assignments-call-12.csv');
-    expect(await blobs[0]!.text()).toBe(csv);
+    // Saved with the byte order mark, as every CSV download is.
+    const bytes = new Uint8Array(await blobs[0]!.arrayBuffer());
+    expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes)).toBe(`\uFEFF${csv}`);
 
     const file = new File(['proposal_id,username,action\n30,nobody,assign\n'], 'mine.csv', {
       type: 'text/csv',

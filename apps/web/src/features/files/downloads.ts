@@ -42,3 +42,25 @@ export function safeFileName(name: string, extension: string): string {
   const base = name.replace(/[\\/:*?"<>|\p{Cc}]+/gu, ' ').trim() || 'proposal';
   return `${base}.${extension}`;
 }
+
+/** The most characters of one part of a download's name: file systems allow 255 bytes. */
+const NAME_PART_MAX = 80;
+
+/**
+ * A download's file name from its parts, "Call - Type - Resources.csv": each part made
+ * safe for file systems and cut short, the empty ones left out.
+ */
+export function downloadFileName(parts: readonly string[], extension: string): string {
+  const named = parts
+    .map((part) =>
+      part
+        .replace(/[\\/:*?"<>|\p{Cc}]+/gu, ' ')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, NAME_PART_MAX)
+        // Windows drops a name's trailing dots and spaces.
+        .replace(/[. ]+$/, ''),
+    )
+    .filter((part) => part !== '');
+  return safeFileName(named.join(' - '), extension);
+}

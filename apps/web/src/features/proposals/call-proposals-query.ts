@@ -38,8 +38,8 @@ export function sortableColumns(sort: string | null): SortableColumn[] {
 
 /**
  * The server's query for the list's state, and the resource column it sorts by. With Filter
- * by Facility on, the column sorted is that facility's: the only one of its field the list
- * shows.
+ * by Facility on, the server lists only the proposals asking something of the facility, and
+ * the column sorted is that facility's: the only one of its field the list shows.
  */
 export function callProposalsQuery(
   table: Pick<TableRead, 'sort' | 'serverQuery'>,
@@ -52,6 +52,7 @@ export function callProposalsQuery(
     query: {
       ...table.serverQuery,
       ...(sortColumn ? resourceSortQuery(sortColumn, table.sort.direction) : {}),
+      ...(facilityParam !== null ? { facility: facilityParam } : {}),
     },
     sortColumn,
   };

@@ -19,11 +19,13 @@ export const proposalKeys = {
 
 /**
  * The query of a call's proposal list: a list's, and for a chair's sort by a resource
- * column (`sort=resource`), the column's facility and data field.
+ * column (`sort=resource`), the column's facility and data field; Filter by Facility's.
  */
 export type CallProposalsListQuery = ServerListQuery & {
   sortFacility?: string;
   sortField?: string;
+  /** Filter by Facility: only the proposals asking something of it (chairs). */
+  facility?: string;
 };
 
 /** One page of a call's proposals that the caller may see, as the server sorted and paged it. */
@@ -38,6 +40,7 @@ export function fetchCallProposals(
     sort: query.sort,
     ...(query.sortFacility !== undefined ? { sortFacility: query.sortFacility } : {}),
     ...(query.sortField !== undefined ? { sortField: query.sortField } : {}),
+    ...(query.facility !== undefined ? { facility: query.facility } : {}),
     ...(query.q ? { q: query.q } : {}),
   });
   return apiRequest(`/calls/${callId}/proposals/?${params}`, {

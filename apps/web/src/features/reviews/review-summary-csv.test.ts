@@ -1,6 +1,8 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { REVIEW_SUMMARY_FILE, reviewSummaryCsv, reviewSummaryRows } from './review-summary-csv';
+import { csvBlob } from '../files/csv';
+import { tableCsv } from '../proposals/chair/chair-exports';
+import { reviewSummaryCsv, reviewSummaryFileName, reviewSummaryRows } from './review-summary-csv';
 import { makeReviewSummary } from './reviews.fixtures';
 
 const labels = new Map([
@@ -26,8 +28,28 @@ const alan = makeReviewSummary({
 });
 
 describe('the Review Summary CSV', () => {
-  it('is called as the spec says', () => {
-    expect(REVIEW_SUMMARY_FILE).toBe('Review Summary.csv');
+  it('is called by its call and proposal, as the chair’s downloads are (issue 30)', () => {
+    expect(reviewSummaryFileName('Beamtime 2026', 'Galaxy: survey')).toBe(
+      'Beamtime 2026 - Galaxy survey - Review Summary.csv',
+    );
+    expect(reviewSummaryFileName('Beamtime 2026', 'Pulsar')).not.toBe(
+      reviewSummaryFileName('Beamtime 2026', 'Galaxy'),
+    );
+  });
+
+  it('is written as every download’s CSV: CRLF lines, then UTF-8 with a byte order mark', async () => {
+    const zoe = makeReviewSummary({ author: 'Zoë O’Brien' });
+    const csv = reviewSummaryCsv([zoe, alan], labels);
+    // The chair's files come out of the same writer: the same line ends.
+    const chair = tableCsv({ header: ['A'], rows: [['x'], ['y']] });
+    expect(chair).toBe('A\r\nx\r\ny');
+    expect(csv.split('\r\n')).toHaveLength(3);
+    const blob = csvBlob(csv);
+    expect(blob.type).toBe('text/csv;charset=utf-8');
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes)).toBe(`\uFEFF${csv}`);
+    expect(csv).toContain('Zoë O’Brien');
   });
 
   it('has a row per review: reviewer, each score field, score, then each written answer', () => {

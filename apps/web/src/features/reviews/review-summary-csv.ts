@@ -1,9 +1,14 @@
 import type { ReviewSummary } from '@merit/contract';
 import { formatScore, RESULT_SCORE, spreadsheetText } from '@merit/domain';
-import Papa from 'papaparse';
+import { csvText } from '../files/csv';
+import { downloadFileName } from '../files/downloads';
 
-/** Spec section 9: the review list's download is called exactly this. */
-export const REVIEW_SUMMARY_FILE = 'Review Summary.csv';
+/**
+ * The review list's download, named as the chair's are (issue 30: every proposal's was
+ * "Review Summary.csv"): "Call - Proposal - Review Summary.csv".
+ */
+export const reviewSummaryFileName = (callName: string, proposalName: string) =>
+  downloadFileName([callName, proposalName, 'Review Summary'], 'csv');
 
 /** Names listed once each, in the order they first appear. */
 const inOrder = (names: Iterable<string>) => [...new Set(names)];
@@ -61,7 +66,7 @@ export function reviewSummaryCsv(
 ): string {
   const [header, ...rows] = reviewSummaryRows(reviews, labels);
   const scoreColumns = 1 + scoreFieldsOf(reviews).length + 1;
-  return Papa.unparse([
+  return csvText([
     header!.map(spreadsheetText),
     ...rows.map((row) =>
       row.map((cell, column) =>

@@ -4,6 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { chairAbilities, makeCall } from '../../features/calls/calls.fixtures';
+import { resourceKey } from '../../features/proposals/chair/resource-sort';
 import { makeCallProposal } from '../../features/proposals/proposals.fixtures';
 import { makeReviewFormOrder } from '../../features/reviews/reviews.fixtures';
 import { makeUser } from '../../test/fixtures';
@@ -87,14 +88,35 @@ describe('CallProposalsPage', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('link', { name: 'Add Proposal' })).not.toBeInTheDocument();
   });
 
-  it('offers View Reviews on the rows whose reviews the caller sees (a chair’s)', async () => {
+  it('offers View Reviews on the rows whose reviews the caller sees (a chair’s), never a draft’s', async () => {
+    const grace = { id: 11, name: 'Grace Hopper' };
     stubApi({
       'GET /user_details/': { body: makeUser() },
       'GET /calls/12/': { body: makeCall({ abilities: chairAbilities }) },
       // The server sends a row's reviewers only to those who see its reviews.
       'GET /calls/12/proposals/?page=1&pageSize=10&sort=name': page([
         mine,
-        { ...theirs, reviewers: [{ id: 11, name: 'Grace Hopper' }] },
+        { ...theirs, state: 'Submitted', stateVal: 1, reviewers: [grace] },
+        // A draft has no reviews to view, even with a reviewer assigned...
+        {
+          ...submitted,
+          id: 33,
+          proposalName: 'Early draft',
+          state: 'Draft',
+          stateVal: 0,
+          reviewers: [grace],
+          allReviewScores: [],
+        },
+        // ...unless its author retracted it after a review.
+        {
+          ...submitted,
+          id: 34,
+          proposalName: 'Retracted',
+          state: 'Draft',
+          stateVal: 0,
+          reviewers: [grace],
+          allReviewScores: [{ reviewer: grace, scores: [], score: 3 }],
+        },
       ]),
     });
     renderApp('/calls/12/proposals/', { token: 'k' });
@@ -110,6 +132,11 @@ describe('CallProposalsPage', { timeout: 20_000 }, () => {
     expect(
       within(table).queryByRole('link', { name: 'View Reviews of Dark matter survey' }),
     ).not.toBeInTheDocument();
+    expect(
+      within(table).queryByRole('link', { name: 'View Reviews of Early draft' }),
+    ).not.toBeInTheDocument();
+    expect(within(table).getByRole('link', { name: 'View Proposal Early draft' })).toBeVisible();
+    expect(within(table).getByRole('link', { name: 'View Reviews of Retracted' })).toBeVisible();
   });
 
   it('says so when the PDF of a proposal cannot be made, and lets the next one be asked for', async () => {
@@ -184,11 +211,16 @@ describe('CallProposalsPage, the chair’s view', { timeout: 20_000 }, () => {
     allReviewScores: [],
     allReviewComments: [],
   });
-  const chairPage = (items: CallProposal[], sort = 'name') => ({
+  const chairPage = (
+    items: CallProposal[],
+    sort = 'name',
+    resourceTitles: Record<string, string> = {},
+  ) => ({
     body: {
       ...page(items, sort).body,
       resourceTotals: { ATCA: { hours: 12.5 }, Parkes: { hours: 10 } },
       facilities: ['ATCA', 'Parkes'],
+      resourceTitles,
     },
   });
   const scoreForm = makeReviewFormOrder();
@@ -208,12 +240,52 @@ describe('CallProposalsPage, the chair’s view', { timeout: 20_000 }, () => {
         chairPage([galaxy, pulsar], '-resource'),
       'GET /review_form_order/12/': { body: scoreForm },
     });
+    onTestFinished(() => window.localStorage.clear());
     const view = renderApp('/calls/12/proposals/', { token: 'k' });
-    const table = await screen.findByRole(
-      'table',
-      { name: 'Proposals of Beamtime 2026' },
-      AFTER_NAVIGATION,
-    );
+    const headers = async () =>
+      within(
+        await screen.findByRole('table', { name: 'Proposals of Beamtime 2026' }, AFTER_NAVIGATION),
+      )
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent);
+    // By default the columns that fit the page; the row's name stays in view sideways.
+    expect(await headers()).toEqual([
+      'Type',
+      'Name',
+      'Proposal Author',
+      'State',
+      'Review Score',
+      'Actions',
+    ]);
+    expect(screen.getByRole('columnheader', { name: 'Name' })).toHaveStyle({
+      position: 'sticky',
+      left: '0px',
+    });
+    // Columns: a menu of checkboxes, by the keyboard as well.
+    const picker = screen.getByRole('button', { name: 'Columns (5 of 9)' });
+    picker.focus();
+    await user.keyboard('{Enter}');
+    const menu = await screen.findByRole('menu', { name: 'Columns to show' });
+    const option = (name: string) => within(menu).getByRole('menuitemcheckbox', { name });
+    expect(option('Name')).toHaveAttribute('aria-checked', 'true');
+    expect(option('Name')).toHaveAttribute('aria-disabled', 'true');
+    expect(option('Reviewers')).toHaveAttribute('aria-checked', 'false');
+    await user.click(option('Reviewers'));
+    await user.click(option('ATCA: hours'));
+    option('Parkes: hours').focus();
+    await user.keyboard(' ');
+    await user.click(option('Average Field Scores'));
+    expect(option('Reviewers')).toHaveAttribute('aria-checked', 'true');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
+    // Remembered for this call in this browser.
+    expect(JSON.parse(window.localStorage.getItem('merit.callProposals.columns.12')!)).toEqual({
+      reviewers: true,
+      [resourceKey({ facility: 'ATCA', field: 'hours' })]: true,
+      [resourceKey({ facility: 'Parkes', field: 'hours' })]: true,
+      averageFieldScores: true,
+    });
+    const table = screen.getByRole('table', { name: 'Proposals of Beamtime 2026' });
     expect(
       within(table)
         .getAllByRole('columnheader')
@@ -287,16 +359,18 @@ describe('CallProposalsPage, the chair’s view', { timeout: 20_000 }, () => {
     );
   });
 
-  it('Filter by Facility keeps one facility’s columns and totals, and sorts that facility’s', async () => {
+  it('Filter by Facility lists that facility’s proposals with its columns and totals, sorted by its field', async () => {
     const user = userEvent.setup();
+    const titles = { hours: 'Observing hours' };
     const fetchStub = stubApi({
       'GET /user_details/': { body: makeUser() },
       'GET /calls/12/': { body: makeCall({ abilities: chairAbilities }) },
       'GET /calls/12/proposals/?page=1&pageSize=10&sort=name': chairPage([galaxy, pulsar]),
       'GET /calls/12/proposals/?page=1&pageSize=10&sort=-resource&sortFacility=ATCA&sortField=hours':
-        chairPage([galaxy, pulsar], '-resource'),
-      'GET /calls/12/proposals/?page=1&pageSize=10&sort=-resource&sortFacility=Parkes&sortField=hours':
-        chairPage([pulsar, galaxy], '-resource'),
+        chairPage([galaxy, pulsar], '-resource', titles),
+      // The server lists only the proposals that ask something of Parkes.
+      'GET /calls/12/proposals/?page=1&pageSize=10&sort=-resource&sortFacility=Parkes&sortField=hours&facility=Parkes':
+        chairPage([pulsar], '-resource', titles),
       'GET /review_form_order/12/': { body: scoreForm },
     });
     const atcaHours = encodeURIComponent('resource.["ATCA","hours"]');
@@ -311,29 +385,34 @@ describe('CallProposalsPage, the chair’s view', { timeout: 20_000 }, () => {
     expect(view.location()).toBe(
       `/calls/12/proposals/?sort=-${encodeURIComponent('resource.["Parkes","hours"]')}&facility=Parkes`,
     );
-    const table = screen.getByRole('table', { name: 'Proposals of Beamtime 2026' });
-    const headers = within(table)
-      .getAllByRole('columnheader')
-      .map((cell) => cell.textContent);
-    expect(headers).toContain('Parkes: hours');
-    expect(headers).not.toContain('ATCA: hours');
+    const currentTable = () => screen.getByRole('table', { name: 'Proposals of Beamtime 2026' });
+    // The facility's column shows (the field by its form's title), the other's not.
     await waitFor(() =>
       expect(
-        within(screen.getByRole('table', { name: 'Proposals of Beamtime 2026' })).getByRole(
-          'columnheader',
-          { name: 'Parkes: hours' },
-        ),
+        within(currentTable()).getByRole('columnheader', { name: 'Parkes: Observing hours' }),
       ).toHaveAttribute('aria-sort', 'descending'),
     );
+    const headers = within(currentTable())
+      .getAllByRole('columnheader')
+      .map((cell) => cell.textContent);
+    expect(headers).not.toContain('ATCA: Observing hours');
+    // Only the proposals asking something of Parkes.
+    const names = () =>
+      within(currentTable())
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => within(row).getAllByRole('cell')[1]!.textContent);
+    expect(names()).toEqual(['Pulsar timing']);
     expect(apiCalls(fetchStub)).toContain(
-      'GET /calls/12/proposals/?page=1&pageSize=10&sort=-resource&sortFacility=Parkes&sortField=hours',
+      'GET /calls/12/proposals/?page=1&pageSize=10&sort=-resource&sortFacility=Parkes&sortField=hours&facility=Parkes',
     );
+    // The totals are those of the rows shown: Parkes's.
     const totals = screen.getByRole('table', { name: 'Resource Totals' });
     expect(
       within(totals)
         .getAllByRole('row')
         .map((row) => row.textContent),
-    ).toEqual(['FacilityFieldTotal', 'Parkeshours10']);
+    ).toEqual(['FacilityFieldTotal', 'ParkesObserving hours10']);
   });
 
   it('makes a download from one request for the type’s rows, showing its progress', async () => {
@@ -350,6 +429,7 @@ describe('CallProposalsPage, the chair’s view', { timeout: 20_000 }, () => {
           total: 2,
           resourceTotals: { ATCA: { hours: 12.5 }, Parkes: { hours: 10 } },
           facilities: ['ATCA', 'Parkes'],
+          resourceTitles: { hours: 'Observing hours' },
         },
       },
     });
@@ -378,12 +458,15 @@ describe('CallProposalsPage, the chair’s view', { timeout: 20_000 }, () => {
     expect(screen.getByRole('progressbar', { name: 'Preparing the download' })).toBeVisible();
     answer();
     await waitFor(() => expect(click).toHaveBeenCalled());
+    // Named by call, type and kind; UTF-8 with a byte order mark; fields by their titles.
     expect((click.mock.contexts[0] as HTMLAnchorElement).download).toBe(
-      'Beamtime 2026 Resource Summary.csv',
+      'Beamtime 2026 - Standard - Resources.csv',
     );
+    const bytes = new Uint8Array(await blobs[0]!.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = await blobs[0]!.text();
     expect(text.replace(/^\uFEFF/, '').split('\r\n')).toEqual([
-      'Proposal ID,Proposal,Proposal Author,State,ATCA: hours,Parkes: hours',
+      'Proposal ID,Proposal,Proposal Author,State,ATCA: Observing hours,Parkes: Observing hours',
       '40,Galaxy survey,Ada Author,Reviewed,12.5,4',
       '41,Pulsar timing,Bob Writer,Submitted,N/A,6',
     ]);

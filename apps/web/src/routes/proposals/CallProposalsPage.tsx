@@ -1,5 +1,5 @@
 import type { CallProposal, CallProposalPage } from '@merit/contract';
-import { facilityLabel, formatScore } from '@merit/domain';
+import { facilityLabel, formatScore, PROPOSAL_STATE } from '@merit/domain';
 import AddIcon from '@mui/icons-material/Add';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
 import { Box, Button, Stack } from '@mui/material';
@@ -30,6 +30,11 @@ import {
   type ResourceColumn,
 } from '../../features/proposals/chair/chair-columns';
 import { ChairExports } from '../../features/proposals/chair/ChairExports';
+import {
+  ColumnPicker,
+  useShownColumns,
+  type PickableColumn,
+} from '../../features/proposals/chair/ColumnPicker';
 import { ResourceTotals } from '../../features/proposals/chair/ResourceTotals';
 import {
   CALL_PROPOSALS_DEFAULT_SORT,
@@ -45,12 +50,22 @@ import { useReviewFormOrder } from '../../features/reviews/reviews.api';
 /** How long typing must pause before the list is searched again. */
 const SEARCH_DELAY_MS = 300;
 
+/**
+ * The columns a chair sees until they choose others (Columns): they fit beside the side
+ * menu without scrolling sideways. Reviewers, Average Field Scores and the resource columns
+ * are a tick away; a facility's resource columns show while the list is filtered by it,
+ * and the column the list is sorted by.
+ */
+const DEFAULT_CHAIR_COLUMNS = new Set(['type', 'name', 'author', 'state', 'score']);
+
 /** The columns everyone sees; a row's name carries its conflict marks. */
 const columnsOf = (callId: number): Column<CallProposal>[] => [
   { key: 'type', header: 'Type', cell: (row) => row.proposalTypeName, sort: 'server' },
   {
     key: 'name',
     header: 'Name',
+    // The row's name stays in view while a wide list scrolls sideways.
+    sticky: true,
     cell: (row) => (
       <>
         {row.proposalName}
@@ -71,6 +86,7 @@ const columnsOf = (callId: number): Column<CallProposal>[] => [
 function chairColumns(
   resources: readonly ResourceColumn[],
   labels: ReadonlyMap<string, string>,
+  titles: Readonly<Record<string, string>>,
 ): Column<CallProposal>[] {
   const reviewed = (row: CallProposal, text: (row: CallProposal) => string) =>
     row.reviewers === undefined ? '' : text(row);
@@ -83,7 +99,7 @@ function chairColumns(
     },
     ...resources.map((column): Column<CallProposal> => ({
       key: resourceKey(column),
-      header: resourceHeader(column),
+      header: resourceHeader(column, titles),
       cell: (row) => formatAmount(resourceAmount(row.resourceValues, column)),
       // The server sorts the whole call by it: numbers as numbers, N/A last either way.
       sort: 'server',
@@ -133,6 +149,7 @@ function CallProposalsView({ callId }: { callId: number }) {
   const chair = data?.resourceTotals !== undefined;
   const reviewOrder = useReviewFormOrder(callId, chair);
   const labels = scoreLabels(chair ? reviewOrder.data : undefined);
+  const shownColumns = useShownColumns(callId);
 
   if (call.isPending) return <LoadingView label="Loading the call…" />;
   if (call.isError)
@@ -142,6 +159,7 @@ function CallProposalsView({ callId }: { callId: number }) {
   const facility =
     facilityParam !== null && facilities.includes(facilityParam) ? facilityParam : null;
   const resources = data && chair ? onlyFacility(pageResourceColumns(data), facility) : [];
+  const titles = data?.resourceTitles ?? {};
   // Sorted by a resource column, the sort follows the filter to the same field of the
   // facility chosen, so the address names the column the list shows sorted.
   const setFacility = (next: string | null) =>
@@ -152,14 +170,20 @@ function CallProposalsView({ callId }: { callId: number }) {
       if (sortColumn && next !== null) {
         const sort = { key: resourceKey({ facility: next, field: sortColumn.field }) };
         changed.set(table.keys.sort, encodeSort({ ...sort, direction: table.sort.direction }));
-        // Another column's order: from its first page.
-        changed.delete(table.keys.page);
       }
+      // Other rows (only the facility's proposals): from their first page.
+      changed.delete(table.keys.page);
       return changed;
     });
   // The header marked sorted is the column the server sorted by, and a click on it turns
   // that column's order round.
   const shownSort = sortColumn ? { ...table.sort, key: resourceKey(sortColumn) } : table.sort;
+  // A facility's resource columns show while the list is filtered by it, and the column
+  // the list is sorted by, unless the chair unticked them.
+  const filteredKeys = new Set(facility === null ? [] : resources.map(resourceKey));
+  const isShown = (key: string) =>
+    shownColumns.choice(key) ??
+    (DEFAULT_CHAIR_COLUMNS.has(key) || filteredKeys.has(key) || key === shownSort.key);
   const shownTable: TableState = {
     ...table,
     sort: shownSort,
@@ -170,9 +194,9 @@ function CallProposalsView({ callId }: { callId: number }) {
       }),
   };
 
-  const columns: Column<CallProposal>[] = [
+  const allColumns: Column<CallProposal>[] = [
     ...columnsOf(callId),
-    ...(chair ? chairColumns(resources, labels) : []),
+    ...(chair ? chairColumns(resources, labels, titles) : []),
     {
       // One column for the row's buttons, which stays in view as the table scrolls.
       key: 'actions',
@@ -194,19 +218,21 @@ function CallProposalsView({ callId }: { callId: number }) {
               {label}
             </Button>
             {/* A row carries its reviewers only for those who see its reviews: chairs,
-                never on their own proposals. */}
-            {row.reviewers !== undefined && (
-              <Button
-                component={RouterLink}
-                to={reviewListPath(callId, row.id)}
-                size="small"
-                variant="outlined"
-                aria-label={`View Reviews of ${row.proposalName}`}
-                sx={{ whiteSpace: 'nowrap' }}
-              >
-                View Reviews
-              </Button>
-            )}
+                never on their own proposals. A draft has none to see, unless its author
+                retracted it after it was reviewed. */}
+            {row.reviewers !== undefined &&
+              (row.stateVal !== PROPOSAL_STATE.draft || (row.allReviewScores?.length ?? 0) > 0) && (
+                <Button
+                  component={RouterLink}
+                  to={reviewListPath(callId, row.id)}
+                  size="small"
+                  variant="outlined"
+                  aria-label={`View Reviews of ${row.proposalName}`}
+                  sx={{ whiteSpace: 'nowrap' }}
+                >
+                  View Reviews
+                </Button>
+              )}
             <Button
               size="small"
               startIcon={<PictureAsPdfIcon />}
@@ -223,6 +249,14 @@ function CallProposalsView({ callId }: { callId: number }) {
       },
     },
   ];
+
+  // The chair picks the columns to show (the name and the buttons always show).
+  const pickable: PickableColumn[] = allColumns
+    .filter((column) => !column.action)
+    .map((column) => ({ key: column.key, header: column.header, locked: column.key === 'name' }));
+  const columns = chair
+    ? allColumns.filter((column) => column.action || column.key === 'name' || isShown(column.key))
+    : allColumns;
 
   let content;
   if (proposals.isPending) {
@@ -278,6 +312,7 @@ function CallProposalsView({ callId }: { callId: number }) {
         <ResourceTotals
           totals={data.resourceTotals}
           columns={onlyFacility(pageResourceColumns(data), facility)}
+          titles={titles}
         />
       )}
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
@@ -287,6 +322,11 @@ function CallProposalsView({ callId }: { callId: number }) {
           onChange={table.setQuery}
           delayMs={SEARCH_DELAY_MS}
         />
+        {chair && (
+          <Box>
+            <ColumnPicker columns={pickable} isShown={isShown} onToggle={shownColumns.toggle} />
+          </Box>
+        )}
         {chair && facilities.length > 1 && (
           <Box sx={{ minWidth: 220 }}>
             <SelectInput

@@ -1,6 +1,7 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { makeCall } from '../../features/calls/calls.fixtures';
 import {
   makeReviewFormOrder,
   makeReviewList,
@@ -41,6 +42,7 @@ async function openList(list = chairsList) {
     'GET /user_details/': { body: makeUser() },
     'GET /calls/12/proposals/30/reviews/': { body: list },
     'GET /review_form_order/12/': { body: makeReviewFormOrder() },
+    'GET /calls/12/': { body: makeCall({ id: 12, name: 'Beamtime 2026' }) },
   });
   renderApp(PATH, { token: 'k' });
   await screen.findByRole(
@@ -108,9 +110,15 @@ describe('ReviewListPage', { timeout: 20_000 }, () => {
     onTestFinished(() => click.mockRestore());
 
     await openList();
-    await user.click(screen.getByRole('button', { name: 'Download Review Summary CSV' }));
+    const button = screen.getByRole('button', { name: 'Download Review Summary CSV' });
+    // Named by the call as well: ready once the call is read.
+    await waitFor(() => expect(button).toBeEnabled());
+    await user.click(button);
     const link = click.mock.contexts[0] as HTMLAnchorElement;
-    expect(link.download).toBe('Review Summary.csv');
+    expect(link.download).toBe('Beamtime 2026 - Dark matter survey - Review Summary.csv');
+    // UTF-8 with its byte order mark, as every download's CSV.
+    const bytes = new Uint8Array(await blobs[0]!.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = await blobs[0]!.text();
     expect(text.replace(/^\uFEFF/, '').split('\r\n')).toEqual([
       'Reviewer,Significance,Feasibility,Score,Strengths,Weaknesses',

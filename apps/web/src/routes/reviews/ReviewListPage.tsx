@@ -29,12 +29,14 @@ import { useIdParam } from '../../components/use-id-param';
 import { formatCallDate } from '../../features/calls/call-dates';
 import { isDeclarationRequired } from '../../features/conflicts/conflicts.api';
 import { DeclarationGate } from '../../features/conflicts/DeclarationGate';
+import { useCall } from '../../features/calls/calls.api';
+import { csvBlob } from '../../features/files/csv';
 import { saveBlob } from '../../features/files/downloads';
 import { reviewPath } from '../../features/reviews/review-paths';
 import { scoreLabels } from '../../features/reviews/review-forms';
 import {
-  REVIEW_SUMMARY_FILE,
   reviewSummaryCsv,
+  reviewSummaryFileName,
   scoreFieldsOf,
 } from '../../features/reviews/review-summary-csv';
 import { useProposalReviews, useReviewFormOrder } from '../../features/reviews/reviews.api';
@@ -75,6 +77,10 @@ function ReviewList({
 }) {
   const { callId, proposalId, reviews, reviewers, totals } = data;
   const chair = totals !== undefined;
+  // The download is named by the call (its page has loaded it already, most often); if
+  // the call cannot be read, by the proposal alone.
+  const call = useCall(callId);
+  const callName = call.data?.name ?? '';
   const fields = scoreFieldsOf(reviews);
   const label = (field: string) => labels.get(field) ?? field;
 
@@ -136,13 +142,11 @@ function ReviewList({
             <Button
               variant="contained"
               startIcon={<DownloadIcon />}
+              disabled={call.isPending}
               onClick={() =>
                 saveBlob(
-                  // The byte order mark tells spreadsheets the file is UTF-8.
-                  new Blob(['\uFEFF', reviewSummaryCsv(reviews, labels)], {
-                    type: 'text/csv;charset=utf-8',
-                  }),
-                  REVIEW_SUMMARY_FILE,
+                  csvBlob(reviewSummaryCsv(reviews, labels)),
+                  reviewSummaryFileName(callName, data.proposalName),
                 )
               }
             >

@@ -13,6 +13,7 @@ import {
 import { useState } from 'react';
 import { errorMessages, loadCode } from '../../../api/client';
 import { ErrorList } from '../../../components/ErrorList';
+import { csvBlob } from '../../files/csv';
 import { saveBlob } from '../../files/downloads';
 import {
   capacityTable,
@@ -25,7 +26,7 @@ import {
   sheetNames,
   tableCsv,
   tableSheetData,
-  workbookTable,
+  workbookSheets,
   type ExportKind,
 } from './chair-exports';
 import { fetchProposalExport } from './export.api';
@@ -98,6 +99,7 @@ export function ChairExports({ callId, callName, types, labels }: ChairExportsPr
       facilities: all.facilities,
       labels,
       outcomeLabels: all.outcomeLabels,
+      resourceTitles: all.resourceTitles,
     });
     // The XLSX writer is its own chunk, loaded the first time a chair asks for one.
     const xlsx = () => loadCode(() => import('./xlsx-writer'));
@@ -106,15 +108,13 @@ export function ChairExports({ callId, callName, types, labels }: ChairExportsPr
       const { ranking } = all;
       const meeting = ranking
         ? [
-            { name: 'Capacity', table: capacityTable(ranking) },
+            { name: 'Capacity', table: capacityTable(ranking, all.resourceTitles) },
             { name: 'Ranking', table: rankingTable(ranking, sourceOf(undefined)) },
           ]
         : [];
+      // Per type its Reviews (a row per review) and its Resources (a row per proposal).
       const tables = [
-        ...types.map((type) => ({
-          name: type.typeName,
-          table: workbookTable(sourceOf(type.typeId)),
-        })),
+        ...types.flatMap((type) => workbookSheets(type.typeName, sourceOf(type.typeId))),
         ...meeting,
       ];
       const names = sheetNames(tables.map((sheet) => sheet.name));
@@ -128,14 +128,13 @@ export function ChairExports({ callId, callName, types, labels }: ChairExportsPr
           filter: true,
         })),
       });
-      return [blob, exportFileName(callName, 'workbook', 'xlsx')];
+      return [blob, exportFileName(callName, { kind: 'workbook' }, 'xlsx')];
     }
     const table = exportTable(request.kind, sourceOf(request.typeId));
-    const name = exportFileName(callName, request.kind, request.format);
-    if (request.format === 'csv')
-      return [new Blob([tableCsv(table)], { type: 'text/csv;charset=utf-8' }), name];
-    const { xlsxBlob } = await xlsx();
     const typeName = types.find((type) => type.typeId === request.typeId)?.typeName ?? '';
+    const name = exportFileName(callName, { kind: request.kind, typeName }, request.format);
+    if (request.format === 'csv') return [csvBlob(tableCsv(table)), name];
+    const { xlsxBlob } = await xlsx();
     const blob = await xlsxBlob({
       title: callName,
       created,

@@ -1,5 +1,5 @@
 import type { ResourceValues } from '@merit/domain';
-import { facilityLabel } from '@merit/domain';
+import { facilityLabel, resourceFieldTitle } from '@merit/domain';
 import {
   Paper,
   Table,
@@ -15,14 +15,17 @@ import { formatAmount, resourceAmount, type ResourceColumn } from './chair-colum
 /**
  * Resource Totals (chairs): per facility and data field, the sum over the call's
  * submitted and reviewed proposals, the whole call's and not the page's; N/A where no
- * counted proposal gave a number. `columns` are those the facility filter keeps.
+ * counted proposal gave a number. `columns` are those the facility filter keeps: the
+ * totals of the proposals it lists. Each field by its form's title (`titles`).
  */
 export function ResourceTotals({
   totals,
   columns,
+  titles = {},
 }: {
   totals: ResourceValues;
   columns: readonly ResourceColumn[];
+  titles?: Readonly<Record<string, string>>;
 }) {
   return (
     <section aria-labelledby="resource-totals-heading">
@@ -47,7 +50,7 @@ export function ResourceTotals({
               {columns.map((column) => (
                 <TableRow key={`${column.facility}\u0000${column.field}`}>
                   <TableCell>{facilityLabel(column.facility)}</TableCell>
-                  <TableCell>{column.field}</TableCell>
+                  <TableCell>{resourceFieldTitle(titles, column.field)}</TableCell>
                   <TableCell align="right">
                     {formatAmount(resourceAmount(totals, column))}
                   </TableCell>

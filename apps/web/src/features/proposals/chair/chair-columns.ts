@@ -1,5 +1,11 @@
 import type { CallProposal, CallProposalPage } from '@merit/contract';
-import { facilityLabel, formatScore, RESULT_SCORE, type ResourceValues } from '@merit/domain';
+import {
+  facilityLabel,
+  formatScore,
+  resourceFieldTitle,
+  RESULT_SCORE,
+  type ResourceValues,
+} from '@merit/domain';
 import type { ResourceColumn } from './resource-sort';
 
 export {
@@ -9,9 +15,15 @@ export {
   type ResourceColumn,
 } from './resource-sort';
 
-/** Its header as the list and the files show it: "Facility: field". */
-export const resourceHeader = ({ facility, field }: ResourceColumn) =>
-  `${facilityLabel(facility)}: ${field}`;
+/**
+ * Its header as the list and the files show it: "Facility: Field title", the data field
+ * by the title its form gives it (`titles`, the page's or export's `resourceTitles`), by
+ * its key when the form gives none.
+ */
+export const resourceHeader = (
+  { facility, field }: ResourceColumn,
+  titles: Readonly<Record<string, string>> = {},
+) => `${facilityLabel(facility)}: ${resourceFieldTitle(titles, field)}`;
 
 /**
  * The resource columns of some values, facility by facility in `facilities`' order (the

@@ -14,6 +14,7 @@ import {
   sheetNames,
   tableCsv,
   tableSheetData,
+  workbookSheets,
   workbookTable,
 } from './chair-exports';
 
@@ -106,17 +107,30 @@ const csvRows = (text: string) => Papa.parse<string[]>(text).data;
 
 describe('the chair’s downloads', () => {
   it.each([
-    ['score', 'csv', 'Beamtime 2026.csv'],
-    ['comments', 'csv', 'Beamtime 2026 Comment Summary.csv'],
-    ['resources', 'xlsx', 'Beamtime 2026 Resource Summary.xlsx'],
-    ['all', 'csv', 'Beamtime 2026 All.csv'],
-    ['workbook', 'xlsx', 'Beamtime 2026 Workbook.xlsx'],
-  ] as const)('%s as %s is called “%s” (spec section 9)', (kind, extension, name) => {
-    expect(exportFileName('Beamtime 2026', kind, extension)).toBe(name);
+    ['score', 'csv', 'Beamtime 2026 - Observing - Score Summary.csv'],
+    ['comments', 'csv', 'Beamtime 2026 - Observing - Comments.csv'],
+    ['resources', 'xlsx', 'Beamtime 2026 - Observing - Resources.xlsx'],
+    ['all', 'csv', 'Beamtime 2026 - Observing - All.csv'],
+  ] as const)('%s as %s is called “%s”: call, type and kind', (kind, extension, name) => {
+    expect(exportFileName('Beamtime 2026', { kind, typeName: 'Observing' }, extension)).toBe(name);
+  });
+
+  it('names each type’s file apart, and the workbook by the call alone', () => {
+    const named = (typeName: string) =>
+      exportFileName('Beamtime 2026', { kind: 'resources', typeName }, 'csv');
+    expect(named('Observing')).not.toBe(named('Computing'));
+    expect(exportFileName('Beamtime 2026', { kind: 'workbook' }, 'xlsx')).toBe(
+      'Beamtime 2026 - Workbook.xlsx',
+    );
   });
 
   it('names a file after a call whose name has a slash without making a folder', () => {
-    expect(exportFileName('Round 1/2', 'score', 'csv')).toBe('Round 1 2.csv');
+    expect(exportFileName('Round 1/2', { kind: 'score', typeName: 'A: B?' }, 'csv')).toBe(
+      'Round 1 2 - A B - Score Summary.csv',
+    );
+    // A very long name is cut, and a name of only dots and spaces left out.
+    const long = exportFileName('x'.repeat(300), { kind: 'all', typeName: ' .. ' }, 'csv');
+    expect(long).toBe(`${'x'.repeat(80)} - All.csv`);
   });
 
   it('Score Summary: a row per proposal, drafts left out, means to 2 decimals, N/A without reviews', () => {
@@ -215,7 +229,7 @@ describe('the chair’s downloads', () => {
     expect(pulsarRow![4]).toEqual({ value: 'N/A', type: String });
   });
 
-  it('the whole-call sheet joins each review’s scores with the proposal and its resources', () => {
+  it('the whole-call Reviews sheet joins each review’s scores with the proposal, no resources', () => {
     const table = workbookTable(source);
     expect(table.header).toEqual([
       'Proposal ID',
@@ -227,10 +241,6 @@ describe('the chair’s downloads', () => {
       'Feasibility',
       'Reviewer’s Score',
       'Review Score',
-      'ATCA: hours',
-      'ATCA: nights',
-      'Parkes: hours',
-      'Parkes: nights',
     ]);
     expect(csvRows(tableCsv(table)).slice(1)).toEqual([
       [
@@ -243,10 +253,6 @@ describe('the chair’s downloads', () => {
         '3.00',
         '3.50',
         '3.25',
-        '12.5',
-        '3',
-        '4',
-        'N/A',
       ],
       [
         '30',
@@ -258,27 +264,62 @@ describe('the chair’s downloads', () => {
         '4.00',
         '3.00',
         '3.25',
-        '12.5',
-        '3',
-        '4',
-        'N/A',
       ],
-      [
-        '31',
-        'Pulsar timing',
-        'Bob Writer',
-        'Submitted',
-        '',
-        'N/A',
-        'N/A',
-        'N/A',
-        'N/A',
-        'N/A',
-        'N/A',
-        '6',
-        '3',
-      ],
+      ['31', 'Pulsar timing', 'Bob Writer', 'Submitted', '', 'N/A', 'N/A', 'N/A', 'N/A'],
     ]);
+  });
+
+  it('the whole-call workbook has per type a Reviews sheet and a Resources sheet of one row per proposal', () => {
+    const sheets = workbookSheets('Observing', source);
+    expect(sheets.map((sheet) => sheet.name)).toEqual(['Observing Reviews', 'Observing Resources']);
+    const resources = sheets[1]!.table;
+    expect(resources).toEqual(exportTable('resources', source));
+    // Galaxy has two reviews but one row: a sum of a column counts its hours once.
+    const ids = resources.rows.map((row) => row[0]);
+    expect(ids).toEqual([{ whole: 30 }, { whole: 31 }]);
+    const atcaHours = resources.header.indexOf('ATCA: hours');
+    const sum = resources.rows
+      .map((row) => row[atcaHours])
+      .reduce((total: number, cell) => {
+        const amount = typeof cell === 'object' && 'amount' in cell ? cell.amount : undefined;
+        return total + (amount ?? 0);
+      }, 0);
+    expect(sum).toBe(12.5);
+    // A long type's name is cut so that its kind still fits Excel's 31 characters.
+    const long = workbookSheets('A very long proposal type name indeed', source);
+    expect(long.map((sheet) => sheet.name)).toEqual([
+      'A very long proposal ty Reviews',
+      'A very long proposal Resources',
+    ]);
+    expect(sheetNames(long.map((sheet) => sheet.name))).toEqual(long.map((sheet) => sheet.name));
+  });
+
+  it('names the resource fields by their forms’ titles, by their keys without one', () => {
+    const titled = { ...source, resourceTitles: { hours: 'Observing hours' } };
+    expect(exportTable('resources', titled).header.slice(4)).toEqual([
+      'ATCA: Observing hours',
+      'ATCA: nights',
+      'Parkes: Observing hours',
+      'Parkes: nights',
+    ]);
+    expect(exportTable('all', titled).header).toContain('Parkes: Observing hours');
+    const decidedTitled = { ...decided, resourceTitles: titled.resourceTitles };
+    expect(exportTable('resources', decidedTitled).header).toContain(
+      'Awarded: ATCA: Observing hours',
+    );
+  });
+
+  it('writes proposal ids as numbers in every sheet', () => {
+    for (const table of [
+      exportTable('score', source),
+      exportTable('comments', source),
+      exportTable('resources', source),
+      exportTable('all', source),
+      workbookTable(source),
+    ]) {
+      const [, first] = tableSheetData(table);
+      expect(first![0]).toEqual({ value: 30, type: Number, format: '0' });
+    }
   });
 
   it('writes a note where a proposal’s reviews were left out for a chair with a conflict of interest', () => {
@@ -478,7 +519,7 @@ describe('formulas in the chair’s downloads', () => {
     const [header, row] = tableSheetData(exportTable('score', slySource));
     expect(header!.map((cell) => cell.value)).toContain('Review Score');
     expect(row!.map((cell) => cell.value)).toEqual([
-      '40',
+      40,
       `'=HYPERLINK("http://canary.test/","Open")`,
       "'@Ada -Author",
       'Submitted',
@@ -576,7 +617,7 @@ describe('the decisions in the chair’s downloads (issue 29)', () => {
     ]);
   });
 
-  it('Score Summary gains the outcome; All the outcome and the awards; the workbook both', () => {
+  it('Score Summary gains the outcome; All the outcome and the awards; the workbook’s sheets both', () => {
     const score = exportTable('score', decided);
     expect(score.header.at(-1)).toBe('Outcome');
     expect(score.rows.map((row) => row.at(-1))).toEqual(['Granted in part', '']);
@@ -589,12 +630,15 @@ describe('the decisions in the chair’s downloads (issue 29)', () => {
       'Awarded: Parkes: nights',
     ]);
     const workbook = workbookTable(decided);
-    expect(workbook.header.slice(-5)).toEqual(all.header.slice(-7, -2));
-    // Each of Galaxy's two review rows carries its decision.
+    expect(workbook.header.at(-1)).toBe('Outcome');
+    // Each of Galaxy's two review rows carries its outcome; its awards are on its one
+    // row of the Resources sheet.
     expect(
-      workbook.rows.filter((row) => row[1] === 'Galaxy survey').map((row) => row.at(-5)),
+      workbook.rows.filter((row) => row[1] === 'Galaxy survey').map((row) => row.at(-1)),
     ).toEqual(['Granted in part', 'Granted in part']);
-    expect(workbook.rows[0]!.at(-4)).toEqual({ amount: 10 });
+    const [, resources] = workbookSheets('Observing', decided);
+    expect(resources!.table.header.slice(-5)).toEqual(all.header.slice(-7, -2));
+    expect(resources!.table.rows[0]!.at(-4)).toEqual({ amount: 10 });
     // Comments writes no decision.
     expect(exportTable('comments', decided).header).not.toContain('Outcome');
   });

@@ -9,12 +9,13 @@ import {
   facilityLabel,
   formatScore,
   outcomeLabel,
+  resourceFieldTitle,
   RESULT_SCORE,
   spreadsheetText,
   type Outcome,
 } from '@merit/domain';
-import Papa from 'papaparse';
-import { safeFileName } from '../../files/downloads';
+import { csvText } from '../../files/csv';
+import { downloadFileName } from '../../files/downloads';
 import {
   resourceAmount,
   resourceColumnsOf,
@@ -88,24 +89,19 @@ export const EXPORT_PARTS: Record<ExportKind | 'workbook', ExportParts> = {
 };
 
 /**
- * Spec section 9: the score summary is called by the call's name, the others add
- * ` Comment Summary` or ` Resource Summary`. The spec names no file for All: it adds ` All`.
- * The whole-call workbook adds ` Workbook`.
+ * A download's file name by call, proposal type and kind (issue 30: the spec's names, the
+ * call's name plus Comment Summary or Resource Summary, were the same for every type):
+ * "Call - Type - Resources.csv"; the whole-call workbook, of every type, "Call -
+ * Workbook.xlsx".
  */
-const FILE_SUFFIX: Record<ExportKind | 'workbook', string> = {
-  score: '',
-  comments: ' Comment Summary',
-  resources: ' Resource Summary',
-  all: ' All',
-  workbook: ' Workbook',
-};
-
 export function exportFileName(
   callName: string,
-  kind: ExportKind | 'workbook',
+  request: { kind: ExportKind; typeName: string } | { kind: 'workbook' },
   extension: 'csv' | 'xlsx',
 ): string {
-  return safeFileName(`${callName}${FILE_SUFFIX[kind]}`, extension);
+  return request.kind === 'workbook'
+    ? downloadFileName([callName, 'Workbook'], extension)
+    : downloadFileName([callName, request.typeName, EXPORT_LABELS[request.kind]], extension);
 }
 
 /** Spec section 9: proposals in Draft that are not reviewed are left out of downloads. */
@@ -121,11 +117,14 @@ export interface ExportSource {
   labels?: ReadonlyMap<string, string>;
   /** The call's own words for the outcomes (the export's `outcomeLabels`). */
   outcomeLabels?: Partial<Record<Outcome, string>>;
+  /** The resource fields' titles by key (the export's `resourceTitles`). */
+  resourceTitles?: Readonly<Record<string, string>>;
 }
 
 const proposalColumns = ['Proposal ID', 'Proposal', 'Proposal Author', 'State'];
+// The id is a number, as a spreadsheet sorts and looks it up.
 const proposalCells = (row: Row): ExportCell[] => [
-  String(row.id),
+  { whole: row.id },
   row.proposalName,
   row.author,
   row.state,
@@ -169,13 +168,14 @@ function answerOf(comments: readonly { name: string; value: string }[], question
 function decisionColumns(source: ExportSource, rows: readonly Row[], resources: ResourceColumn[]) {
   if (!rows.some((row) => row.decision?.outcome !== undefined))
     return { outcome: [], awarded: [], outcomeCells: () => [], awardedCells: () => [] };
+  const titles = source.resourceTitles ?? {};
   const awarded = resourceColumnsOf(source.facilities, [
     ...resources.map(({ facility, field }) => ({ [facility]: { [field]: 0 } })),
     ...rows.map((row) => row.decision?.awards),
   ]);
   return {
     outcome: ['Outcome'],
-    awarded: awarded.map((column) => `Awarded: ${resourceHeader(column)}`),
+    awarded: awarded.map((column) => `Awarded: ${resourceHeader(column, titles)}`),
     outcomeCells: (row: Row): ExportCell[] => [outcomeText(row, source)],
     awardedCells: (row: Row): ExportCell[] =>
       awarded.map((column) => {
@@ -198,6 +198,7 @@ const outcomeText = (
 export function exportTable(kind: ExportKind, source: ExportSource): ExportTable {
   const rows = source.rows.filter(isDownloaded);
   const labels = source.labels ?? new Map<string, string>();
+  const titles = source.resourceTitles ?? {};
   const fields = scoreFieldsOfRows(rows);
   const fieldHeaders = fields.map((field) => labels.get(field) ?? field);
   const resources = resourceColumnsOf(
@@ -234,7 +235,7 @@ export function exportTable(kind: ExportKind, source: ExportSource): ExportTable
       return {
         header: [
           ...proposalColumns,
-          ...resources.map(resourceHeader),
+          ...resources.map((column) => resourceHeader(column, titles)),
           ...decisions.outcome,
           ...decisions.awarded,
         ],
@@ -269,7 +270,7 @@ export function exportTable(kind: ExportKind, source: ExportSource): ExportTable
           'Reviewers',
           ...fieldHeaders,
           'Review Score',
-          ...resources.map(resourceHeader),
+          ...resources.map((column) => resourceHeader(column, titles)),
           ...decisions.outcome,
           ...decisions.awarded,
           ...questions,
@@ -297,20 +298,19 @@ export function exportTable(kind: ExportKind, source: ExportSource): ExportTable
 }
 
 /**
- * A type's sheet of the whole-call workbook: one row per review joining the proposal,
- * its reviewer, that review's score on each criterion and its score, the proposal's
- * review score and its resources; a proposal without reviews has one row, reviewer empty,
- * or the note that its reviews were left out for a chair with a conflict of interest.
+ * A type's Reviews sheet of the whole-call workbook: one row per review joining the
+ * proposal, its reviewer, that review's score on each criterion and its score, and the
+ * proposal's review score and outcome; a proposal without reviews has one row, reviewer
+ * empty, or the note that its reviews were left out for a chair with a conflict of
+ * interest. The resources are not here but on the type's Resources sheet, one row per
+ * proposal (`workbookSheets`): repeated on each review's row, a sum counted them again
+ * for each reviewer.
  */
 export function workbookTable(source: ExportSource): ExportTable {
   const rows = source.rows.filter(isDownloaded);
   const labels = source.labels ?? new Map<string, string>();
   const fields = scoreFieldsOfRows(rows);
-  const resources: ResourceColumn[] = resourceColumnsOf(
-    source.facilities,
-    rows.map((row) => row.resourceValues),
-  );
-  const decisions = decisionColumns(source, rows, resources);
+  const decisions = decisionColumns(source, rows, []);
   return {
     header: [
       ...proposalColumns,
@@ -318,18 +318,11 @@ export function workbookTable(source: ExportSource): ExportTable {
       ...fields.map((field) => labels.get(field) ?? field),
       'Reviewer’s Score',
       'Review Score',
-      ...resources.map(resourceHeader),
       ...decisions.outcome,
-      ...decisions.awarded,
     ],
     rows: rows.flatMap((row) => {
       const reviews = row.allReviewScores ?? [];
-      const tail: ExportCell[] = [
-        { score: row.score ?? null },
-        ...resources.map((column) => ({ amount: resourceAmount(row.resourceValues, column) })),
-        ...decisions.outcomeCells(row),
-        ...decisions.awardedCells(row),
-      ];
+      const tail: ExportCell[] = [{ score: row.score ?? null }, ...decisions.outcomeCells(row)];
       if (reviews.length === 0)
         return [
           [
@@ -353,13 +346,33 @@ export function workbookTable(source: ExportSource): ExportTable {
   };
 }
 
+/** The words after a type's name in its two sheets' names. */
+const SHEET_KINDS = { reviews: 'Reviews', resources: 'Resources' } as const;
+
+/**
+ * A proposal type's sheets of the whole-call workbook: its Reviews (`workbookTable`, one
+ * row per review) and its Resources (the Resources download's table, one row per
+ * proposal, so a sum of a column counts each proposal once). Each sheet is called by the
+ * type's name, cut so that the kind still fits Excel's 31 characters.
+ */
+export function workbookSheets(typeName: string, source: ExportSource) {
+  const named = (kind: string) => `${typeName.slice(0, 31 - kind.length - 1).trim()} ${kind}`;
+  return [
+    { name: named(SHEET_KINDS.reviews), table: workbookTable(source) },
+    { name: named(SHEET_KINDS.resources), table: exportTable('resources', source) },
+  ];
+}
+
 /**
  * The workbook's Capacity sheet (issue 29): per facility and data field of the ranking,
  * its capacity (N/A where none is entered), what the ranked proposals request and are
  * awarded, and both over the capacity: the oversubscription, as numbers (N/A without a
  * capacity, or at 0).
  */
-export function capacityTable(ranking: Pick<ExportRanking, 'lines'>): ExportTable {
+export function capacityTable(
+  ranking: Pick<ExportRanking, 'lines'>,
+  titles: Readonly<Record<string, string>> = {},
+): ExportTable {
   return {
     header: [
       'Facility',
@@ -372,7 +385,7 @@ export function capacityTable(ranking: Pick<ExportRanking, 'lines'>): ExportTabl
     ],
     rows: ranking.lines.map((line) => [
       facilityLabel(line.facility),
-      line.field,
+      resourceFieldTitle(titles, line.field),
       { amount: line.capacity ?? undefined },
       { amount: line.requested },
       { amount: line.awarded },
@@ -393,7 +406,7 @@ const yesNo = (value: boolean | undefined) => (value === undefined ? '' : value 
  */
 export function rankingTable(
   ranking: ExportRanking,
-  source: Pick<ExportSource, 'rows' | 'outcomeLabels'>,
+  source: Pick<ExportSource, 'rows' | 'outcomeLabels' | 'resourceTitles'>,
 ): ExportTable {
   const rowOf = new Map(source.rows.map((row) => [row.id, row]));
   const facilities = [...new Set(ranking.lines.map((line) => line.facility))];
@@ -406,8 +419,8 @@ export function rankingTable(
       'Review Score',
       'Outcome',
       ...ranking.lines.flatMap((line) => [
-        `Requested: ${resourceHeader(line)}`,
-        `Running total: ${resourceHeader(line)}`,
+        `Requested: ${resourceHeader(line, source.resourceTitles)}`,
+        `Running total: ${resourceHeader(line, source.resourceTitles)}`,
       ]),
       ...facilities.map((facility) => `Above the line: ${facilityLabel(facility)}`),
       'Above the line',
@@ -450,10 +463,7 @@ export function cellText(cell: ExportCell): string {
 export function tableCsv(table: ExportTable): string {
   const csvCell = (cell: ExportCell) =>
     typeof cell === 'string' ? spreadsheetText(cell) : cellText(cell);
-  return Papa.unparse([
-    table.header.map(spreadsheetText),
-    ...table.rows.map((row) => row.map(csvCell)),
-  ]);
+  return csvText([table.header.map(spreadsheetText), ...table.rows.map((row) => row.map(csvCell))]);
 }
 
 /** A cell of the XLSX writer's sheet data (xlsx-writer.ts; kept here so this file stays light). */

@@ -10,7 +10,7 @@ import {
   sheetNames,
   type SheetCell,
   tableSheetData,
-  workbookTable,
+  workbookSheets,
 } from './chair-exports';
 import { MAX_CELL_TEXT, xlsxBlob, type Workbook, type WorkbookSheet } from './xlsx-writer';
 
@@ -252,15 +252,16 @@ const downloadWorkbook = (kind: ExportKind): Workbook => ({
   ],
 });
 
-/** The whole-call workbook: a filtered sheet a type, a type without rows too. */
+/** The whole-call workbook: a type's Reviews and Resources sheets, filtered, a type without rows too. */
 function wholeCallWorkbook(types: { name: string; source: ExportSource }[]): Workbook {
-  const names = sheetNames(types.map((type) => type.name));
+  const tables = types.flatMap((type) => workbookSheets(type.name, type.source));
+  const names = sheetNames(tables.map((sheet) => sheet.name));
   return {
     title: callName,
     created,
-    sheets: types.map((type, i) => ({
+    sheets: tables.map((sheet, i) => ({
       name: names[i]!,
-      data: tableSheetData(workbookTable(type.source)),
+      data: tableSheetData(sheet.table),
       filter: true,
     })),
   };
@@ -275,9 +276,10 @@ describe('the chair’s XLSX downloads, read back by exceljs', () => {
     const workbook = downloadWorkbook(kind);
     const read = await expectReadBackAsWritten(workbook);
     const sheet = read.getWorksheet('Observing & <Main>')!;
-    // The proposal's name is text, its ID too (as the CSV has it), never a formula.
+    // The proposal's name is text, never a formula; its ID a number.
     expect(sheet.getCell('B2').value).toBe('Galaxy <survey> & “stars” 🌌');
-    expect(sheet.getCell('A2').type).toBe(ExcelJS.ValueType.String);
+    expect(sheet.getCell('A2').type).toBe(ExcelJS.ValueType.Number);
+    expect(sheet.getCell('A2').value).toBe(30);
     expect(sheet.getCell('A1').font.bold).toBe(true);
   });
 
@@ -296,7 +298,7 @@ describe('the chair’s XLSX downloads, read back by exceljs', () => {
     ]);
     expect(sheet.getRow(2).values).toEqual([
       undefined,
-      '30',
+      30,
       'Galaxy <survey> & “stars” 🌌',
       'Zoë O’Brien',
       'Reviewed',
@@ -337,11 +339,22 @@ describe('the chair’s XLSX downloads, read back by exceljs', () => {
     ]);
     const read = await expectReadBackAsWritten(workbook);
     expect(read.worksheets.map((sheet) => sheet.name)).toEqual([
-      'Observing',
-      'A B   test',
-      'observing 2',
+      'Observing Reviews',
+      'Observing Resources',
+      'A B   test   Reviews',
+      'A B   test   Resources',
+      'observing Reviews 2',
+      'observing Resources 2',
     ]);
-    expect(read.worksheets.map((sheet) => sheet.autoFilter)).toEqual(['A1:M4', 'A1:I2', 'A1:G1']);
+    // A row per review (Galaxy's two, Pulsar's none), then a row per proposal.
+    expect(read.worksheets.map((sheet) => sheet.autoFilter)).toEqual([
+      'A1:I4',
+      'A1:H3',
+      'A1:G2',
+      'A1:F2',
+      'A1:G1',
+      'A1:D1',
+    ]);
     expect(read.worksheets[0]!.getCell('H3').value).toBe(-1.75);
   });
 
@@ -370,7 +383,10 @@ describe('the chair’s XLSX downloads, read back by exceljs', () => {
     ]);
     expect(workbook.sheets[0]!.data).toHaveLength(10_001);
     const read = await expectReadBackAsWritten(workbook);
-    expect(read.worksheets[0]!.autoFilter).toBe('A1:I10001');
+    expect(read.worksheets[0]!.autoFilter).toBe('A1:H10001');
+    // The Resources sheet: one row per proposal, its ids numbers.
+    expect(read.worksheets[1]!.autoFilter).toBe('A1:E2501');
+    expect(read.worksheets[1]!.getCell('A2').value).toBe(1);
   });
 
   it('reads back the same where the browser cannot deflate (stored entries)', async () => {
