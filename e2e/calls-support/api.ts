@@ -3,6 +3,7 @@
  * person would have done before the journey starts: users (registered with a solved
  * captcha and a verified address), committees, roles, forms and calls.
  */
+import { formatDateTime } from '@merit/domain';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { Credentials } from '../fixtures';
@@ -336,10 +337,10 @@ export function localInputValue(date: Date): string {
   );
 }
 
-/** DD/MM/YY HH:mm, local time: how extension dates are shown. */
+/**
+ * How the web app shows an extension's dates, as every date: Merit's one format in the
+ * browser's zone, which is this machine's ("1 Aug 2026, 17:00 UTC").
+ */
 export function extensionDateText(date: Date): string {
-  return (
-    `${pad(date.getDate())}/${pad(date.getMonth() + 1)}/${pad(date.getFullYear() % 100)} ` +
-    `${pad(date.getHours())}:${pad(date.getMinutes())}`
-  );
+  return formatDateTime(date);
 }

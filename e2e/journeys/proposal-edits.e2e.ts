@@ -49,7 +49,7 @@ const VERA = {
   institution: 'Carnegie Institution',
   project_role: 'Principal investigator',
 };
-const OFFER = /You have unsaved answers from \d\d:\d\d on this computer\./;
+const OFFER = /You have unsaved answers from \d\d:\d\d \S+ on this computer\./;
 const OTHER_TAB = /open in another tab or window/;
 
 /** A proposal of the author's with both forms answered: its id. */

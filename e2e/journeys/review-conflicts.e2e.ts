@@ -73,7 +73,9 @@ test('a review saved in one tab and then in another: the choice appears, and Kee
   const dialog = second.getByRole('dialog', {
     name: 'Your review was saved elsewhere after you opened it',
   });
-  await expect(dialog).toContainText(/Your review was saved at \d\d:\d\d in another tab or window/);
+  await expect(dialog).toContainText(
+    /Your review was saved at \d\d:\d\d \S+ in another tab or window/,
+  );
   const row = dialog.getByRole('row', { name: new RegExp(`${forms.review}: Strengths`) });
   await expect(row.getByRole('cell')).toHaveText([
     'Kept from the second tab.',

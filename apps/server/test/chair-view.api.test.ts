@@ -700,7 +700,7 @@ describe('decision summaries', () => {
         savedAt: savedAt.toISOString(),
       },
     });
-    expect(mine.json().detail).toContain(`${savedAt.getUTCFullYear()} at`);
+    expect(mine.json().detail).toContain(`${savedAt.getUTCFullYear()},`);
     const after = await detail(chair, galaxy);
     expect(after.decisionSummary).toBe('<p>Approved: 8 nights.</p>');
     expect(after.decisionSummaryVersion).toBe(opened + 1);

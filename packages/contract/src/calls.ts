@@ -163,6 +163,36 @@ export const callManagement = z.object({
   awaitingReview: z.number().int(),
 });
 
+/**
+ * The deadlines a chair is about to save, to be told who they affect (issue 30): the call
+ * edit page asks before it saves a changed submission or review deadline.
+ */
+export const deadlineImpactQuery = z.object({
+  termination: dateTimeInput,
+  reviewTermination: dateTimeInput,
+});
+export type DeadlineImpactQuery = z.infer<typeof deadlineImpactQuery>;
+
+/** Who a change of a call's deadlines reaches. */
+export const deadlineImpact = z.object({
+  /**
+   * Drafts whose own submission deadline (the call's, or their author's later extension)
+   * moves earlier: their authors and collaborators are mailed when the call is saved.
+   */
+  draftsEarlier: z.number().int(),
+  /** The people on those drafts: how many are mailed. */
+  peopleMailed: z.number().int(),
+  /** Drafts whose own submission deadline moves later. */
+  draftsLater: z.number().int(),
+  /** Extensions that end after the new submission deadline: their holders keep them. */
+  extensionsPast: z.number().int(),
+  /** Extensions that gave more time before and end on or before the new deadline. */
+  extensionsOvertaken: z.number().int(),
+  /** Assigned reviews of submitted proposals that are not saved yet. */
+  reviewsNotSaved: z.number().int(),
+});
+export type DeadlineImpact = z.infer<typeof deadlineImpact>;
+
 export const formOrderEntry = z.object({
   typeId: id,
   typeName: z.string(),

@@ -1,3 +1,4 @@
+import { utcTime } from '@merit/domain';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { type AlertKind } from '../config/alerts.js';
 import { alertCounts, alertsRaised, users } from '../db/schema.js';
@@ -72,7 +73,8 @@ declare module 'fastify' {
   }
 }
 
-const utc = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+// Merit's one date format, in UTC: the server has no reader's zone (issue 30).
+const utc = utcTime;
 
 /** The mail of one alert to one recipient. */
 export function alertMail(

@@ -12,6 +12,7 @@ import {
 } from '../../src/db/schema.js';
 import { issueToken } from '../../src/modules/auth/tokens.queries.js';
 import { addExtension } from '../../src/modules/calls/calls.service.js';
+import { invitationToken } from '../../src/modules/setup/invitations.js';
 import { makeForm, makeFormName, simpleSchema } from '../admin-fixtures.js';
 import { assignReviewers, callPayload } from '../call-fixtures.js';
 import { giveRole, makeCommittee } from '../helpers.js';
@@ -486,6 +487,21 @@ export const table: Row[] = [
     expect: chairsOnly(200),
   },
   { route: 'GET /api/v1/committees/', expect: adminOnly(200) },
+  // The guided first run (issue 30): the checklist's counts, and invitation links.
+  { route: 'GET /api/v1/admin/setup/', expect: adminOnly(200) },
+  {
+    route: 'GET /api/v1/committees/:id/invitation/',
+    request: (w) => ({ params: { id: w.committeeId } }),
+    expect: chairsOnly(200),
+  },
+  {
+    // A link names its committee to anyone who opens it, before they have an account.
+    route: 'GET /api/v1/invitations/:token',
+    request: (w) => ({
+      params: { token: invitationToken(w.ctx.app.keys.invitationKey, w.committeeId) },
+    }),
+    expect: everyone(200),
+  },
   {
     route: 'GET /api/v1/committees/:id/',
     request: (w) => ({ params: { id: w.committeeId } }),
@@ -560,6 +576,17 @@ export const table: Row[] = [
   {
     route: 'GET /api/v1/calls/:id/manage/',
     request: (w) => ({ params: { id: w.call.id } }),
+    expect: chairsOnly(200),
+  },
+  {
+    route: 'GET /api/v1/calls/:id/deadline_impact/',
+    request: (w) => ({
+      params: { id: w.call.id },
+      query: {
+        termination: w.ctx.clock.now().toISOString(),
+        reviewTermination: w.ctx.clock.now().toISOString(),
+      },
+    }),
     expect: chairsOnly(200),
   },
   {

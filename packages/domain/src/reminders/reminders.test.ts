@@ -269,7 +269,7 @@ describe('reminder texts', () => {
       ),
     ).toBe(
       [
-        'Dear Rita Reviewer, Telescope time closes on 15 May 2027 at 17:00 UTC:',
+        'Dear Rita Reviewer, Telescope time closes on 15 May 2027, 17:00 UTC:',
         '- Pulsar timing: https://merit.test/a/',
         '- Dark matter: https://merit.test/b/',
         'All: https://merit.test/pending_reviews/ {{ unknown }}',
@@ -277,8 +277,8 @@ describe('reminder texts', () => {
     );
   });
 
-  it('writes a deadline out in full, in UTC', () => {
-    expect(reminderDeadline(new Date('2026-12-04T17:00:00Z'))).toBe('4 December 2026 at 17:00 UTC');
+  it('writes a deadline in UTC, saying so', () => {
+    expect(reminderDeadline(new Date('2026-12-04T17:00:00Z'))).toBe('4 Dec 2026, 17:00 UTC');
   });
 });
 

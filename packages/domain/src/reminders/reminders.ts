@@ -172,7 +172,7 @@ export function renderReminderText(text: string, values: ReminderValues): string
   );
 }
 
-/** `{{ deadline }}`: written out in full, in UTC ("4 December 2026 at 17:00 UTC"). */
+/** `{{ deadline }}`: in UTC, saying so ("4 Dec 2026, 17:00 UTC"). */
 export const reminderDeadline = (at: Date) => utcTime(at);
 
 /** `{{ items }}`: one line per item, its name and its link. */

@@ -11,6 +11,7 @@ import {
 import { and, asc, desc, eq, exists, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { reviewedSql } from '../proposals/reviewed.queries.js';
+import { rowsOf, unsavedReviewSql } from '../reminders/reminders.queries.js';
 import {
   calls,
   committees,
@@ -18,6 +19,7 @@ import {
   formNames,
   forms,
   proposalCollaborators,
+  proposalReviewers,
   proposalTypeForms,
   proposalTypes,
   proposals,
@@ -368,5 +370,132 @@ export async function formOrder(db: Tx, callId: number, kind: 'proposal' | 'revi
     forms: rows
       .filter((r) => r.typeId === t.id)
       .map(({ typeId: _typeId, ...form }) => ({ ...form, uiSchema: form.uiSchema ?? {} })),
+  }));
+}
+
+// --- Moving a deadline (issue 30) ----------------------------------------------------
+
+/**
+ * The drafts of a call with their own submission close before and after the call's moves
+ * from `before` to `after`: the call's, or the end of the author's latest extension when
+ * later (as the reminders count it, `reminderItemsSql`), the same for the whole team. A
+ * query with the columns id, proposal_name, type_name, old_close and new_close.
+ */
+function draftClosesSql(callId: number, before: Date, after: Date): SQL {
+  const was = sql`${before.toISOString()}::timestamptz`;
+  const will = sql`${after.toISOString()}::timestamptz`;
+  return sql`
+    select p."id", p."name" as "proposal_name", pt."name" as "type_name",
+      greatest(${was}, coalesce(x."ends", ${was})) as "old_close",
+      greatest(${will}, coalesce(x."ends", ${will})) as "new_close"
+    from ${proposals} p
+    join ${proposalTypes} pt on pt."id" = p."proposal_type_id"
+    left join lateral (
+      select max(e."termination") as "ends" from ${extensions} e
+      where e."call_id" = p."call_id" and e."user_id" = p."author_id"
+    ) x on true
+    where p."call_id" = ${callId} and p."state_val" = 0`;
+}
+
+/** The active author and collaborators of the draft `d` of `draftClosesSql`. */
+const draftTeamSql = sql`
+  cross join lateral (
+    select p."author_id" as "user_id", 0 as "collaborator" from ${proposals} p
+    where p."id" = d."id"
+    union
+    select pc."user_id", 1 from ${proposalCollaborators} pc where pc."proposal_id" = d."id"
+  ) t
+  join ${users} u on u."id" = t."user_id" and u."is_active"`;
+
+/**
+ * Who a change of the call's deadlines to `termination` and `reviewTermination` reaches:
+ * drafts whose own deadline moves (and the people mailed when it moves earlier), the
+ * extensions it passes or overtakes, and the assigned reviews not saved yet. One statement,
+ * cheap enough to ask before every save that changes a deadline.
+ */
+export async function deadlineImpact(
+  db: Tx,
+  call: CallRow,
+  change: { termination: Date; reviewTermination: Date },
+) {
+  const was = sql`${call.termination.toISOString()}::timestamptz`;
+  const will = sql`${change.termination.toISOString()}::timestamptz`;
+  const [row] = rowsOf<Record<string, number>>(
+    await db.execute(sql`
+      with d as (${draftClosesSql(call.id, call.termination, change.termination)})
+      select
+        (select count(*) from d where d."new_close" < d."old_close")::int as "draftsEarlier",
+        (select count(distinct t."user_id") from d ${draftTeamSql}
+          where d."new_close" < d."old_close")::int as "peopleMailed",
+        (select count(*) from d where d."new_close" > d."old_close")::int as "draftsLater",
+        (select count(*) from ${extensions} e
+          where e."call_id" = ${call.id} and e."termination" > ${will})::int as "extensionsPast",
+        (select count(*) from ${extensions} e
+          where e."call_id" = ${call.id} and e."termination" > ${was}
+            and e."termination" <= ${will})::int as "extensionsOvertaken",
+        (select count(*) from ${proposals} p
+          join ${calls} k on k."id" = p."call_id"
+          join ${proposalReviewers} pr on pr."proposal_id" = p."id"
+          where p."call_id" = ${call.id} and p."state_val" >= 1
+            and ${unsavedReviewSql(sql`pr."user_id"`)})::int as "reviewsNotSaved"`),
+  );
+  return {
+    draftsEarlier: Number(row?.draftsEarlier ?? 0),
+    peopleMailed: Number(row?.peopleMailed ?? 0),
+    draftsLater: Number(row?.draftsLater ?? 0),
+    extensionsPast: Number(row?.extensionsPast ?? 0),
+    extensionsOvertaken: Number(row?.extensionsOvertaken ?? 0),
+    reviewsNotSaved: Number(row?.reviewsNotSaved ?? 0),
+  };
+}
+
+/** One person on a draft whose own submission deadline moved earlier, with that deadline. */
+export interface MovedDraftRecipient {
+  email: string;
+  name: string;
+  proposalId: number;
+  proposalName: string;
+  typeName: string;
+  before: Date;
+  after: Date;
+}
+
+/**
+ * The author and collaborators (active accounts) of each draft whose own submission
+ * deadline moves earlier when the call's moves from `before` to `after`, authors first.
+ */
+export async function draftTeamsMovedEarlier(
+  db: Tx,
+  callId: number,
+  before: Date,
+  after: Date,
+): Promise<MovedDraftRecipient[]> {
+  const rows = rowsOf<{
+    email: string;
+    name: string;
+    id: number;
+    proposal_name: string;
+    type_name: string;
+    old_ms: number;
+    new_ms: number;
+  }>(
+    await db.execute(sql`
+      with d as (${draftClosesSql(callId, before, after)})
+      select u."email", coalesce(nullif(u."first_name", ''), u."username") as "name", d."id",
+        d."proposal_name", d."type_name",
+        (extract(epoch from d."old_close") * 1000)::float8 as "old_ms",
+        (extract(epoch from d."new_close") * 1000)::float8 as "new_ms"
+      from d ${draftTeamSql}
+      where d."new_close" < d."old_close"
+      order by d."id", t."collaborator", u."id"`),
+  );
+  return rows.map((row) => ({
+    email: row.email,
+    name: row.name,
+    proposalId: Number(row.id),
+    proposalName: row.proposal_name,
+    typeName: row.type_name,
+    before: new Date(Number(row.old_ms)),
+    after: new Date(Number(row.new_ms)),
   }));
 }

@@ -6,6 +6,8 @@ import {
   callList,
   callManagement,
   callSave,
+  deadlineImpact,
+  deadlineImpactQuery,
   errorBody,
   extension,
   extensionCreate,
@@ -23,6 +25,7 @@ import {
   getCall,
   getCallManagement,
   getCalls,
+  getDeadlineImpact,
   getFormOrder,
   saveCall,
 } from './calls.service.js';
@@ -67,6 +70,27 @@ export const callsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => app.read(request, (work) => getCallManagement(work, request.params.id)),
   );
 
+  app.get(
+    '/calls/:id/deadline_impact/',
+    {
+      schema: {
+        tags,
+        summary: 'Who saving these submission and review deadlines would reach (chairs)',
+        params: idParams,
+        querystring: deadlineImpactQuery,
+        response: {
+          200: deadlineImpact,
+          400: errorBody,
+          401: errorBody,
+          403: errorBody,
+          404: errorBody,
+        },
+      },
+    },
+    async (request) =>
+      app.read(request, (work) => getDeadlineImpact(work, request.params.id, request.query)),
+  );
+
   app.post(
     '/new_call/',
     {
@@ -90,7 +114,7 @@ export const callsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const detail = await app.write(request, async (work) =>
-        getCall(work, await saveCall(work, request.body)),
+        getCall(work, await saveCall(work, request.body, app.config.publicUrl)),
       );
       return reply.code(request.body.new ? 201 : 200).send(detail);
     },

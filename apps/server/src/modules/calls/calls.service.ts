@@ -1,4 +1,11 @@
-import type { CallDetail, CallSave, Extension, ExtensionCreate } from '@merit/contract';
+import type {
+  CallDetail,
+  CallSave,
+  DeadlineImpact,
+  DeadlineImpactQuery,
+  Extension,
+  ExtensionCreate,
+} from '@merit/contract';
 import {
   addErrors,
   callDetailsErrors,
@@ -24,7 +31,7 @@ import {
 } from '../../db/schema.js';
 import { authorize } from '../../platform/http/authorize.js';
 import { conflict, invalid, notFound } from '../../platform/http/http-errors.js';
-import { enqueueMails } from '../../platform/io/mail-job.js';
+import { enqueueMailList, enqueueMails } from '../../platform/io/mail-job.js';
 import { ImageTooLargeError, sanitizeRichText } from '../../platform/security/rich-text.js';
 import type { ReadWork, Work } from '../../platform/data/work.js';
 import { queueDetection } from '../conflicts/conflicts.queries.js';
@@ -32,10 +39,13 @@ import { insertDefaultRules } from '../reminders/reminders.queries.js';
 import { decisionAvailableMail } from '../proposals/proposals.mails.js';
 import { listScopeSql } from '../proposals/list-scope.queries.js';
 import { submittedTeamsMailRows } from '../proposals/proposals.queries.js';
+import { deadlineEarlierMail } from './calls.mails.js';
 import {
   callDetail,
   callManagement,
   callResource,
+  deadlineImpact,
+  draftTeamsMovedEarlier,
   extensionsOfActor,
   findCall,
   formOrder,
@@ -81,6 +91,24 @@ export async function getFormOrder(work: ReadWork, callId: number, kind: 'propos
   if (!found) throw notFound(callMessages.notFound);
   authorize(work.actor, 'call.view', await resourceFor(work, found.call), work.now);
   return formOrder(work.tx, found.call.id, kind);
+}
+
+/**
+ * Who saving these deadlines would reach (issue 30), for the chair to read before the
+ * call edit page saves them: the same right as the edit itself.
+ */
+export async function getDeadlineImpact(
+  work: ReadWork,
+  callId: number,
+  query: DeadlineImpactQuery,
+): Promise<DeadlineImpact> {
+  const found = await findCall(work.tx, callId);
+  if (!found) throw notFound(callMessages.notFound);
+  authorize(work.actor, 'call.edit', await resourceFor(work, found.call), work.now);
+  return deadlineImpact(work.tx, found.call, {
+    termination: new Date(query.termination),
+    reviewTermination: new Date(query.reviewTermination),
+  });
 }
 
 // --- Writes ------------------------------------------------------------------------
@@ -137,9 +165,11 @@ function auditView(
  * Creates or updates a call with its proposal types and their ordered forms. Everything
  * the wizard checks is checked again here, plus what only the server knows: the chair's
  * committees, which types saved work pins, and whether the edit was made on the current
- * version of the call.
+ * version of the call. An edit that moves the submission deadline earlier mails the
+ * people of each draft it cuts short (`mailDraftsMovedEarlier`), with links to
+ * `publicUrl`; code that only creates calls (set-ups, the demo) need not give one.
  */
-export async function saveCall(work: Work, input: CallSave): Promise<number> {
+export async function saveCall(work: Work, input: CallSave, publicUrl?: string): Promise<number> {
   const { tx, actor, now } = work;
   const dates = {
     commencement: new Date(input.openDateTime),
@@ -227,6 +257,9 @@ export async function saveCall(work: Work, input: CallSave): Promise<number> {
     await insertDefaultRules(tx, callId, now);
   }
 
+  if (existing && dates.termination < existing.termination)
+    await mailDraftsMovedEarlier(work, existing, dates.termination, publicUrl ?? '');
+
   // Conflicts turned on (again) for a call with proposals: look for them now, as detection
   // skipped it while they were off.
   if (existing && !existing.conflictsEnabled && input.conflicts?.enabled)
@@ -285,6 +318,36 @@ export async function saveCall(work: Work, input: CallSave): Promise<number> {
     },
   });
   return callId;
+}
+
+/**
+ * Mails the author and collaborators of each draft whose own submission deadline the
+ * edit moved earlier, queued in the edit's transaction (sent once it commits, in one
+ * statement however many): a later deadline needs no mail, and a draft whose author's
+ * extension still runs past the old deadline keeps its own.
+ */
+async function mailDraftsMovedEarlier(
+  work: Work,
+  call: CallRow,
+  termination: Date,
+  publicUrl: string,
+): Promise<void> {
+  const recipients = await draftTeamsMovedEarlier(work.tx, call.id, call.termination, termination);
+  await enqueueMailList(
+    work,
+    recipients.map((to) =>
+      deadlineEarlierMail(
+        { email: to.email, firstName: to.name, username: to.name },
+        {
+          callName: call.name,
+          proposalName: to.proposalName,
+          typeName: to.typeName,
+          link: `${publicUrl}/calls/${call.id}/proposals/${to.proposalId}/`,
+        },
+        { before: to.before, after: to.after, now: work.now },
+      ),
+    ),
+  );
 }
 
 async function committeeExists(tx: Tx, id: number): Promise<boolean> {

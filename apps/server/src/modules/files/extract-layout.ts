@@ -1,4 +1,4 @@
-import { fileFields } from '@merit/domain';
+import { fileFields, utcTime } from '@merit/domain';
 import { pdfRenderer, robotoFonts } from '@merit/pdf';
 import type { Content, StyleDictionary, TableCell } from 'pdfmake/interfaces';
 import {
@@ -109,10 +109,10 @@ function separator(attachment: Attachment, problem: string | undefined) {
 
 // ---- Header ---------------------------------------------------------------------------
 
-/** `YYYY-MM-DD HH:mm UTC`: the same for every reader, wherever the server runs. */
+/** Merit's one format in UTC ("4 Mar 2025, 05:06 UTC"): the same for every reader. */
 function formatExtractDate(date: Date): string {
   if (Number.isNaN(date.getTime())) return 'Unknown';
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return utcTime(date);
 }
 
 function header(input: ExtractInput): Content {

@@ -146,8 +146,8 @@ describe('renderProposalExtract', () => {
       'Ada Lovelace (ada@example.org)',
       'Charles Babbage (charles@example.org)',
       'Submitted',
-      'Created 2025-03-04 05:06 UTC',
-      'Last modified 2025-04-05 17:08 UTC',
+      'Created 4 Mar 2025, 05:06 UTC',
+      'Last modified 5 Apr 2025, 17:08 UTC',
     ]) {
       expect(text).toContain(fact);
     }

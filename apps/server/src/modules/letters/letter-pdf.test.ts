@@ -32,7 +32,7 @@ describe('a decision letter’s PDF', () => {
     const text = await textOf(await letterPdf(letter(1), { pool }));
     for (const line of [
       'Telescope Allocation Committee',
-      '2025-06-07',
+      '7 Jun 2025',
       'The decision on your proposal number 1',
       'Dear Ada <Lovelace>,',
       'Your proposal 1 was approved.',

@@ -1,3 +1,4 @@
+import { formatDate } from '@merit/domain';
 import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces';
 import { breakable, PdfWorkerPool, richText } from '../files/files-access.js';
 
@@ -30,7 +31,8 @@ export async function letterPdf(
 ): Promise<Buffer> {
   const content: Content[] = [
     { text: breakable(input.committeeName), style: 'committee' },
-    { text: input.date.toISOString().slice(0, 10), style: 'date' },
+    // A letter is dated by its day in UTC, in Merit's one date format (issue 30).
+    { text: formatDate(input.date, { timeZone: 'UTC' }), style: 'date' },
     { text: breakable(input.subject), style: 'subject' },
     richText(input.html) ?? '',
   ];

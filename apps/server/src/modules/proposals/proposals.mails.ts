@@ -1,3 +1,4 @@
+import { utcTime } from '@merit/domain';
 import { linkMail, type Mail } from '../../platform/io/mailer.js';
 
 /** Someone a mail goes to, greeted by first name (or username, without one). */
@@ -18,13 +19,11 @@ export interface ProposalFacts {
 
 const greeting = (to: Recipient) => `Hello ${to.firstName || to.username},`;
 
-/** An instant as people read it in a mail that reaches every time zone: UTC, spelled out. */
-export const mailTime = (at: Date) =>
-  `${new Intl.DateTimeFormat('en-GB', {
-    dateStyle: 'long',
-    timeStyle: 'short',
-    timeZone: 'UTC',
-  }).format(at)} UTC`;
+/**
+ * An instant as people read it in a mail that reaches every time zone: Merit's one date
+ * format, in UTC and saying so ("28 Nov 2026, 14:00 UTC").
+ */
+export const mailTime = utcTime;
 
 /** To the author and each collaborator once a proposal is submitted: their receipt. */
 export function submittedMail(to: Recipient, proposal: ProposalFacts, at: Date): Mail {

@@ -13,13 +13,56 @@ export function redactUrl(url: string): string {
   return url.replace(SECRET_QUERY, '$1[redacted]');
 }
 
+/**
+ * Errors that say only that the other end went away: a browser tab closed or a download
+ * cancelled mid-way. end-of-stream (under @fastify/compress's pump) says "premature
+ * close" with no code; Node's own streams and sockets give the codes.
+ */
+const CLIENT_GONE_CODES = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE']);
+
+function isClientGone(value: unknown): boolean {
+  const error =
+    value instanceof Error ? value : (value as { err?: unknown } | null | undefined)?.err;
+  if (!(error instanceof Error)) return false;
+  const code = (error as NodeJS.ErrnoException).code;
+  return (
+    (code !== undefined && CLIENT_GONE_CODES.has(code)) ||
+    (code === undefined && error.message === 'premature close')
+  );
+}
+
+const ERROR_LEVEL = 50;
+
+/** pino's `hooks.logMethod` (Fastify hands these options to pino, which calls it per line). */
+interface LogHooks {
+  logMethod(
+    this: { info(message: string): void },
+    args: unknown[],
+    method: (...args: unknown[]) => void,
+    level: number,
+  ): void;
+}
+
 /** The server's log settings (Fastify's own request serializer, with the address redacted). */
 export function loggerOptions(
   level: string,
-): FastifyLoggerOptions & { level: string; redact: string[] } {
+): FastifyLoggerOptions & { level: string; redact: string[]; hooks: LogHooks } {
   return {
     level,
     redact: ['req.headers.authorization', 'req.headers.cookie'],
+    hooks: {
+      // A client that goes away mid-response is normal, not a fault of the server: the
+      // compress plugin logs it as an error, which buried real ones (issue 30). It is kept
+      // at info, as Fastify logs its own "stream closed prematurely"; every other stream
+      // error stays an error.
+      logMethod(args, method, level) {
+        if (level >= ERROR_LEVEL && isClientGone(args[0])) {
+          this.info('the client closed the connection before the response was complete');
+          return;
+        }
+        method.apply(this, args);
+      },
+    },
     serializers: {
       req: (request) => {
         const req = request as typeof request & { ip?: string; host?: string };

@@ -1,3 +1,4 @@
+import { timeZoneLabel } from '@merit/domain';
 import { FormControl, FormHelperText, InputLabel, OutlinedInput } from '@mui/material';
 import { useId, type ChangeEvent } from 'react';
 
@@ -32,11 +33,15 @@ export function DateTimeInput({
 }: DateTimeInputProps) {
   const id = useId();
   const helperId = helperText ? `${id}-helper` : undefined;
+  // The label names the zone the picked time is in ("Submission deadline (CET)"), as every
+  // date Merit shows does (issue 30); at the picked day, as summer time may differ from now.
+  const picked = new Date(value);
+  const zoned = `${label} (${timeZoneLabel(Number.isNaN(picked.getTime()) ? new Date() : picked)})`;
   return (
     <FormControl variant="outlined" fullWidth required={required} error={error} disabled={disabled}>
       {/* Always shrunk: an empty input still shows its date and time pattern. */}
       <InputLabel htmlFor={id} shrink>
-        {label}
+        {zoned}
       </InputLabel>
       <OutlinedInput
         id={id}
@@ -46,7 +51,7 @@ export function DateTimeInput({
         onChange={onChange}
         onBlur={onBlur}
         notched
-        label={label}
+        label={zoned}
         inputProps={{
           'aria-describedby': helperId,
           min: '1900-01-01T00:00',

@@ -1,5 +1,5 @@
 import type { ActivityEntry } from '@merit/contract';
-import { utcTime } from '@merit/domain';
+import { formatDateTime } from '@merit/domain';
 import { Chip, Link, Stack, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
 import { DataTable, type Column } from '../../components/table/DataTable';
@@ -40,7 +40,7 @@ export function ActivityTable({
     {
       key: 'at',
       header: 'When',
-      cell: (entry) => utcTime(new Date(entry.at)),
+      cell: (entry) => formatDateTime(new Date(entry.at)),
       cellSx: { whiteSpace: { sm: 'nowrap' } },
     },
     { key: 'who', header: 'Who', cell: actorName },

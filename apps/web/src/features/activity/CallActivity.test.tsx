@@ -1,4 +1,4 @@
-import { messages } from '@merit/domain';
+import { formatDateTime, messages } from '@merit/domain';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
@@ -65,7 +65,7 @@ describe('the Activity page of a call', { timeout: 30_000 }, () => {
         .map((cell) => cell.textContent),
     ).toEqual(['When', 'Who', 'Action', 'Proposal', 'Changes']);
     const assigned = within(table).getByRole('row', { name: /Assigned a reviewer/ });
-    expect(assigned).toHaveTextContent('4 March 2026 at 08:00 UTC');
+    expect(assigned).toHaveTextContent(formatDateTime(new Date('2026-03-04T08:00:00.000Z')));
     expect(assigned).toHaveTextContent('Carla Chair');
     expect(assigned).toHaveTextContent('Person: Grace Hopper');
     expect(within(assigned).getByRole('link', { name: 'Dark matter survey' })).toHaveAttribute(
@@ -127,7 +127,9 @@ describe('the Activity page of a call', { timeout: 30_000 }, () => {
     expect((click.mock.contexts[0] as HTMLAnchorElement).download).toMatch(
       /^activity-call-12-\d{4}-\d{2}-\d{2}\.csv$/,
     );
-    expect(await blobs[0]!.text()).toBe(csv);
+    // Saved with the byte order mark, as every CSV download is.
+    const bytes = new Uint8Array(await blobs[0]!.arrayBuffer());
+    expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes)).toBe(`\uFEFF${csv}`);
 
     await user.click(screen.getByRole('button', { name: 'Clear Filters' }));
     expect(location()).toBe('/calls/12/activity');

@@ -1,3 +1,4 @@
+import { formatDateTime } from '@merit/domain';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -54,7 +55,7 @@ describe('the History tab of a proposal', { timeout: 30_000 }, () => {
         .map((cell) => cell.textContent),
     ).toEqual(['When', 'Who', 'Action', 'Changes']);
     const [, first, second] = within(table).getAllByRole('row');
-    expect(first).toHaveTextContent('3 March 2026 at 14:32 UTC');
+    expect(first).toHaveTextContent(formatDateTime(new Date('2026-03-03T14:32:00.000Z')));
     expect(first).toHaveTextContent('Ada Lovelace');
     expect(first).toHaveTextContent('Submitted the proposal');
     expect(first).toHaveTextContent('stateVal: 0 → 1');

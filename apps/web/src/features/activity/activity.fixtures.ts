@@ -5,7 +5,7 @@ import type { ActivityEntry, ActivityPage, ProposalHistory } from '@merit/contra
  * Lovelace, user 7) of call 12 (proposals.fixtures, calls.fixtures).
  */
 
-/** Ada submitted proposal 30 on 3 March 2026 at 14:32 UTC. */
+/** Ada submitted proposal 30 on 3 Mar 2026, 14:32 UTC. */
 export function makeActivityEntry(overrides: Partial<ActivityEntry> = {}): ActivityEntry {
   return {
     key: 'audit-101',

@@ -31,7 +31,7 @@ import { DataTable, type Column } from '../../components/table/DataTable';
 import { useDeleteRow } from '../../components/table/use-delete-row';
 import { useLocalTableState } from '../../components/table/use-table-state';
 import { useDebouncedValue } from '../../components/use-debounced-value';
-import { formatExtensionDate, fromLocalInputValue } from './call-dates';
+import { formatCallDate, fromLocalInputValue } from './call-dates';
 import { callKeys, createExtension, deleteExtension, useUserLookup } from './calls.api';
 
 const LABELS = {
@@ -126,14 +126,14 @@ const EXTENSION_COLUMNS: readonly Column<Extension>[] = [
   {
     key: 'commencement',
     header: 'From',
-    cell: (extension) => formatExtensionDate(extension.commencement),
+    cell: (extension) => formatCallDate(extension.commencement),
     sort: (extension) => new Date(extension.commencement),
     cellSx: { whiteSpace: 'nowrap' },
   },
   {
     key: 'termination',
     header: 'Until',
-    cell: (extension) => formatExtensionDate(extension.termination),
+    cell: (extension) => formatCallDate(extension.termination),
     sort: (extension) => new Date(extension.termination),
     cellSx: { whiteSpace: 'nowrap' },
   },
@@ -164,8 +164,8 @@ function ExtensionTable({
     title: 'Delete this extension?',
     message: (extension) =>
       `${extension.userName} will no longer be able to submit from ` +
-      `${formatExtensionDate(extension.commencement)} until ` +
-      `${formatExtensionDate(extension.termination)}.`,
+      `${formatCallDate(extension.commencement)} until ` +
+      `${formatCallDate(extension.termination)}.`,
     done: (extension) => `The extension of ${extension.userName} has been deleted.`,
     refresh: (client) => client.invalidateQueries({ queryKey: callKeys.detail(callId) }),
   });

@@ -1,23 +1,14 @@
-/**
- * Dates of calls in the browser's own time zone (ARCHITECTURE.md "Time"): the long style
- * in call tables, DD/MM/YY HH:mm for extensions (spec section 9).
- */
-const longFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long', timeStyle: 'short' });
+import { formatDateTime } from '@merit/domain';
 
+/**
+ * An instant in the browser's own time zone (ARCHITECTURE.md "Time"), in the one format
+ * Merit writes dates in, with the zone's name: "28 Nov 2026, 15:00 CET" (issue 30).
+ */
 export function formatCallDate(iso: string): string {
-  return longFormat.format(new Date(iso));
+  return formatDateTime(new Date(iso));
 }
 
 const pad = (value: number) => String(value).padStart(2, '0');
-
-/** `31/12/26 17:00`, in local time. */
-export function formatExtensionDate(iso: string): string {
-  const d = new Date(iso);
-  return (
-    `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${pad(d.getFullYear() % 100)} ` +
-    `${pad(d.getHours())}:${pad(d.getMinutes())}`
-  );
-}
 
 /** The value of a `datetime-local` input (`YYYY-MM-DDTHH:mm`, local time) for an instant. */
 export function toLocalInputValue(iso: string): string {

@@ -1,4 +1,4 @@
-import type { CallSave, ExtensionCreate } from '@merit/contract';
+import type { CallSave, DeadlineImpactQuery, ExtensionCreate } from '@merit/contract';
 import { USER_LOOKUP_MIN_LENGTH } from '@merit/domain';
 import {
   keepPreviousData,
@@ -43,6 +43,17 @@ export function useCallManagement(callId: number, enabled: boolean) {
 /** Creates (`new: true`, 201) or updates (200) a call with its proposal types. */
 export function saveCall(body: CallSave) {
   return apiRequest('/new_call/', { method: 'POST', body, schema: (c) => c.callDetail });
+}
+
+/**
+ * Who saving these deadlines would reach (issue 30): asked by the call edit page before
+ * it saves a changed submission or review deadline.
+ */
+export function fetchDeadlineImpact(callId: number, query: DeadlineImpactQuery) {
+  const search = new URLSearchParams(query);
+  return apiRequest(`/calls/${callId}/deadline_impact/?${search}`, {
+    schema: (c) => c.deadlineImpact,
+  });
 }
 
 export function closeCall(callId: number) {

@@ -1,5 +1,5 @@
 import type { DecisionSave, LetterSummary, ProposalDetail } from '@merit/contract';
-import { decisionMessages } from '@merit/domain';
+import { decisionMessages, formatDateTime } from '@merit/domain';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -57,7 +57,9 @@ describe('the Decision section of a proposal', () => {
         .getAllByRole('row')
         .map((row) => row.textContent),
     ).toEqual(['FacilityFieldAsked forAwarded', 'Telescope Anights64']);
-    expect(section).toHaveTextContent('Decision letter: Sent on 1 June 2026 at 08:00 UTC.');
+    expect(section).toHaveTextContent(
+      `Decision letter: Sent on ${formatDateTime(new Date('2026-06-01T08:00:00.000Z'))}.`,
+    );
     // Nothing to change: no fields at all.
     expect(within(section).queryByRole('combobox')).toBeNull();
     expect(within(section).queryByRole('spinbutton')).toBeNull();

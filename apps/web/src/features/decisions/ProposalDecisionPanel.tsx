@@ -1,5 +1,5 @@
 import type { LetterSummary, ProposalDecision, ProposalDetail } from '@merit/contract';
-import { facilityLabel, utcTime } from '@merit/domain';
+import { facilityLabel, formatDateTime } from '@merit/domain';
 import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
 import {
   Button,
@@ -25,7 +25,7 @@ import { downloadLetter } from './decisions.api';
 export function letterStateText(letter: LetterSummary): string {
   switch (letter.state) {
     case 'sent':
-      return letter.sentAt ? `Sent on ${utcTime(new Date(letter.sentAt))}.` : 'Sent.';
+      return letter.sentAt ? `Sent on ${formatDateTime(new Date(letter.sentAt))}.` : 'Sent.';
     case 'queued':
       return 'Being sent.';
     case 'failed':

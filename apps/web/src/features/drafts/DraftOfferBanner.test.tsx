@@ -1,3 +1,4 @@
+import { timeZoneLabel } from '@merit/domain';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -19,7 +20,7 @@ describe('DraftOfferBanner', () => {
       />,
     );
     expect(screen.getByRole('status')).toHaveTextContent(
-      'You have unsaved answers from 14:32 on this computer.',
+      `You have unsaved answers from 14:32 ${timeZoneLabel(new Date(2026, 2, 3, 14, 32))} on this computer.`,
     );
     await user.click(screen.getByRole('button', { name: 'Restore' }));
     expect(onRestore).toHaveBeenCalledOnce();
@@ -38,7 +39,7 @@ describe('DraftOfferBanner', () => {
       />,
     );
     expect(screen.getByRole('status')).toHaveTextContent(
-      'You have an unsaved decision summary from 1 March 2026 at 09:00 on this computer.',
+      `You have an unsaved decision summary from 1 Mar 2026, 09:00 ${timeZoneLabel(new Date(2026, 2, 1, 9, 0))} on this computer.`,
     );
   });
 });

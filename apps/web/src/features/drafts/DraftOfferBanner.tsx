@@ -15,7 +15,7 @@ interface DraftOfferBannerProps {
 
 /**
  * Offers back the unsaved work kept on this computer (local-drafts) when an editor opens:
- * "You have unsaved answers from 14:32 on this computer. Restore / Discard". Shared by the
+ * "You have unsaved answers from 14:32 CET on this computer. Restore / Discard". Shared by the
  * editors that keep drafts; the editor decides what each button does.
  */
 export function DraftOfferBanner({

@@ -1,4 +1,5 @@
 import type { RemindNowResult } from '@merit/contract';
+import { formatDateTime } from '@merit/domain';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -6,6 +7,9 @@ import { makeUser } from '../../test/fixtures';
 import { AFTER_NAVIGATION, apiCalls, renderApp, sentBody, stubApi } from '../../test/render-app';
 import { chairAbilities, makeCall } from '../calls/calls.fixtures';
 import { MEMBER_PROGRESS, makeProgress } from './progress.fixtures';
+
+/** The fixture's close of review, as the browser shows it: in its own zone, named. */
+const REVIEW_CLOSES = formatDateTime(new Date('2026-05-01T00:00:00.000Z'));
 
 /** Carla (3), a chair of the call's committee. */
 const carla = makeUser({ id: 3, username: 'carla', first_name: 'Carla', last_name: 'Chair' });
@@ -56,7 +60,7 @@ describe('the Progress page', { timeout: 30_000 }, () => {
     expect(screen.getByText('1 proposal has no review yet.')).toBeVisible();
     const chart = screen.getByRole('img', { name: 'Reviews saved per day' });
     expect(chart).toHaveAccessibleDescription(
-      '3 reviews saved between 5 Apr and 12 Apr; the most in one day: 2 on 12 Apr. Review closes on 1 May 2026 at 00:00 UTC.',
+      `3 reviews saved between 5 Apr and 12 Apr; the most in one day: 2 on 12 Apr. Review closes on ${REVIEW_CLOSES}.`,
     );
     // One bar per day with saves; the close of review a line across it.
     expect(chart.querySelectorAll('rect')).toHaveLength(2);
@@ -272,7 +276,7 @@ describe('the Progress page', { timeout: 30_000 }, () => {
       '/calls/12/assignment',
     );
     expect(screen.getByRole('img', { name: 'Reviews saved per day' })).toHaveAccessibleDescription(
-      'No review has been saved yet. Review closes on 1 May 2026 at 00:00 UTC.',
+      `No review has been saved yet. Review closes on ${REVIEW_CLOSES}.`,
     );
   });
 

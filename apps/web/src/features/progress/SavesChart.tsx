@@ -1,5 +1,5 @@
 import type { CallProgress } from '@merit/contract';
-import { utcTime } from '@merit/domain';
+import { formatDateTime } from '@merit/domain';
 import { Box, useTheme } from '@mui/material';
 import { useId } from 'react';
 
@@ -44,7 +44,7 @@ export function chartDays(
 
 /** What the chart shows, in words, for those who do not see it. */
 export function chartSummary(days: readonly ChartDay[], reviewTermination: string): string {
-  const close = `Review closes on ${utcTime(new Date(reviewTermination))}.`;
+  const close = `Review closes on ${formatDateTime(new Date(reviewTermination))}.`;
   const total = days.reduce((sum, day) => sum + day.saves, 0);
   if (total === 0) return `No review has been saved yet. ${close}`;
   const busiest = days.reduce((best, day) => (day.saves > best.saves ? day : best));

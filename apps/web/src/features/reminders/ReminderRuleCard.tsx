@@ -3,7 +3,7 @@ import {
   REMINDER_ANCHORS,
   REMINDER_AUDIENCE_LABELS,
   REMINDER_AUDIENCES,
-  utcTime,
+  formatDateTime,
   type ReminderAnchor,
   type ReminderAudience,
 } from '@merit/domain';
@@ -43,7 +43,7 @@ interface ReminderRuleCardProps {
 function nextDue(draft: RuleDraft, changed: boolean): string {
   if (draft.id === undefined) return 'Next due: once saved.';
   if (draft.nextDueAt === null) return 'Next due: not again.';
-  const at = `Next due: ${utcTime(new Date(draft.nextDueAt))}`;
+  const at = `Next due: ${formatDateTime(new Date(draft.nextDueAt))}`;
   return changed ? `${at}, as saved.` : `${at}.`;
 }
 

@@ -1,4 +1,4 @@
-import type { CommitteeRoleName } from '@merit/domain';
+import { formatDate, type CommitteeRoleName } from '@merit/domain';
 
 export const ROLE_LABELS: Record<CommitteeRoleName, string> = { CHAIR: 'Chair', MEMBER: 'Member' };
 
@@ -9,7 +9,7 @@ export const ROLE_LABELS: Record<CommitteeRoleName, string> = { CHAIR: 'Chair', 
  * December" would show as 1 January east of Greenwich.
  */
 export function formatRoleDate(iso: string): string {
-  return new Date(iso).toLocaleDateString(undefined, { dateStyle: 'long', timeZone: 'UTC' });
+  return formatDate(new Date(iso), { timeZone: 'UTC' });
 }
 
 /** The `YYYY-MM-DD` of a role's edge, for a date input: the same UTC day as above. */

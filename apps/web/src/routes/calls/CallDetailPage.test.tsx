@@ -2,7 +2,7 @@ import { roleMessages } from '@merit/domain';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { formatExtensionDate } from '../../features/calls/call-dates';
+import { formatCallDate } from '../../features/calls/call-dates';
 import { chairAbilities, makeCall } from '../../features/calls/calls.fixtures';
 import { makeUser } from '../../test/fixtures';
 import { AFTER_NAVIGATION, apiCalls, renderApp, sentBody, stubApi } from '../../test/render-app';
@@ -198,8 +198,10 @@ describe('CallDetailPage', { timeout: 20_000 }, () => {
       AFTER_NAVIGATION,
     );
     const row = within(dialog).getByRole('cell', { name: 'Grace Hopper' }).closest('tr')!;
-    expect(row).toHaveTextContent(formatExtensionDate(extension.commencement));
-    expect(formatExtensionDate(extension.commencement)).toMatch(/^\d\d\/\d\d\/\d\d \d\d:\d\d$/);
+    expect(row).toHaveTextContent(formatCallDate(extension.commencement));
+    expect(formatCallDate(extension.commencement)).toMatch(
+      /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d \S+$/,
+    );
 
     fireEvent.change(within(dialog).getByLabelText(/^Extension from/), {
       target: { value: '2026-04-10T09:00' },
@@ -289,8 +291,8 @@ describe('CallDetailPage', { timeout: 20_000 }, () => {
       'Reason',
     ]);
     expect(grace.getAllByRole('definition').map((value) => value.textContent)).toEqual([
-      formatExtensionDate(extension.commencement),
-      formatExtensionDate(extension.termination),
+      formatCallDate(extension.commencement),
+      formatCallDate(extension.termination),
       'Instrument downtime',
     ]);
     // No header to click on a phone: one choice of column and direction instead.
@@ -299,9 +301,9 @@ describe('CallDetailPage', { timeout: 20_000 }, () => {
     await user.click(grace.getByRole('button', { name: 'Delete the extension of Grace Hopper' }));
     const confirm = await screen.findByRole('dialog', { name: 'Delete this extension?' });
     expect(confirm).toHaveTextContent(
-      `Grace Hopper will no longer be able to submit from ${formatExtensionDate(
+      `Grace Hopper will no longer be able to submit from ${formatCallDate(
         extension.commencement,
-      )} until ${formatExtensionDate(extension.termination)}.`,
+      )} until ${formatCallDate(extension.termination)}.`,
     );
     await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
     await waitFor(() =>

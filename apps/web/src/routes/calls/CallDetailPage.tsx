@@ -10,7 +10,7 @@ import { NotFoundView } from '../../components/NotFoundView';
 import { PageHeading } from '../../components/PageHeading';
 import { Section } from '../../components/Section';
 import { useIdParam } from '../../components/use-id-param';
-import { formatCallDate, formatExtensionDate } from '../../features/calls/call-dates';
+import { formatCallDate } from '../../features/calls/call-dates';
 import { callStatus } from '../../features/calls/call-status';
 import { CallManageMenu } from '../../features/calls/CallManageMenu';
 import { useCall } from '../../features/calls/calls.api';
@@ -93,7 +93,7 @@ function detailRows(call: CallDetail): [string, string][] {
   if (!call.abilities.manage && call.extensions.length > 0) {
     const windows = call.extensions.map(
       (extension) =>
-        `${formatExtensionDate(extension.commencement)} until ${formatExtensionDate(extension.termination)}`,
+        `${formatCallDate(extension.commencement)} until ${formatCallDate(extension.termination)}`,
     );
     rows.push(['My extension', windows.join('; ')]);
   }

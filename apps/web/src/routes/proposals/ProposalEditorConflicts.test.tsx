@@ -239,7 +239,7 @@ describe('unsaved answers kept on this computer', { timeout: 30_000 }, () => {
 
     await openEditor(PATH, { editable: false });
     const offer = await screen.findByText(
-      /^You have unsaved answers from \d\d:\d\d on this computer\.$/,
+      /^You have unsaved answers from \d\d:\d\d \S+ on this computer\.$/,
     );
     // Nothing can be typed over them until the person chooses.
     expect(title()).toHaveValue('Axions');

@@ -1,9 +1,16 @@
-import { callDateMessages, callMessages, messages, validationMessages } from '@merit/domain';
+import {
+  callDateMessages,
+  callMessages,
+  formatDateTime,
+  messages,
+  timeZoneLabel,
+  validationMessages,
+} from '@merit/domain';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { makeUser } from '../../../test/fixtures';
-import { AFTER_NAVIGATION, renderApp, sentBody, stubApi } from '../../../test/render-app';
+import { AFTER_NAVIGATION, apiCalls, renderApp, sentBody, stubApi } from '../../../test/render-app';
 import { chairAbilities, makeCall, makeForm, makeProposalType } from '../calls.fixtures';
 
 // ProseMirror needs layout jsdom lacks; the wizard's logic does not depend on the editor.
@@ -350,6 +357,94 @@ describe('the call wizard', { timeout: 20_000 }, () => {
     expect(sentBody(fetchStub, 'POST /new_call/')).toMatchObject({
       openDateTime: new Date('2026-03-01T10:00').toISOString(),
     });
+  });
+
+  it('tells the chair who a moved deadline reaches before saving it, and Cancel saves nothing', async () => {
+    const call = makeCall({
+      abilities: chairAbilities,
+      termination: '2026-08-01T00:00:00.000Z',
+      reviewCommencement: '2026-08-02T00:00:00.000Z',
+      reviewTermination: '2026-09-01T00:00:00.000Z',
+    });
+    const earlier = new Date('2026-07-20T17:00').toISOString();
+    const impactPath = `GET /calls/12/deadline_impact/?${new URLSearchParams({
+      termination: earlier,
+      reviewTermination: call.reviewTermination,
+    })}`;
+    const fetchStub = stubApi({
+      'GET /user_details/': { body: chair },
+      'GET /calls/12/': { body: call },
+      'GET /forms/': { body: forms },
+      [impactPath]: {
+        body: {
+          draftsEarlier: 12,
+          peopleMailed: 15,
+          draftsLater: 0,
+          extensionsPast: 1,
+          extensionsOvertaken: 0,
+          reviewsNotSaved: 3,
+        },
+      },
+      'POST /new_call/': { status: 201, body: call },
+    });
+    const user = userEvent.setup();
+    renderApp('/calls/12/update', { token: 'k' });
+    await screen.findByRole('heading', { name: 'Edit Call for Proposal' }, AFTER_NAVIGATION);
+    // The input says which zone it is in: the browser's.
+    expect(input('Submission deadline')).toHaveAccessibleName(
+      `Submission deadline (${timeZoneLabel(new Date(call.termination))})`,
+    );
+    setValue('Submission deadline', '2026-07-20T17:00');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(screen.getByRole('button', { name: 'Finish' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Change the deadlines?' });
+    expect(
+      await within(dialog).findByText(
+        '12 proposals are still drafts: 15 people (their authors and collaborators) will be mailed that the deadline is now earlier.',
+      ),
+    ).toBeVisible();
+    expect(dialog).toHaveTextContent(
+      `The submission deadline moves earlier, from ${formatDateTime(new Date(call.termination))} to ${formatDateTime(new Date(earlier))}.`,
+    );
+    expect(dialog).toHaveTextContent(
+      '1 extension ends after the new deadline: its applicant keeps it.',
+    );
+    // The review deadline stays: nothing is said of reviews.
+    expect(dialog).not.toHaveTextContent('review deadline');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(apiCalls(fetchStub)).not.toContain('POST /new_call/');
+
+    await user.click(screen.getByRole('button', { name: 'Finish' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Change the deadlines?' })).getByRole(
+        'button',
+        { name: 'Save Changes' },
+      ),
+    );
+    await screen.findByRole('link', { name: 'Continue' });
+    expect(sentBody(fetchStub, 'POST /new_call/')).toMatchObject({ closeDateTime: earlier });
+  });
+
+  it('saves at once when no deadline moves', async () => {
+    const call = makeCall({ abilities: chairAbilities });
+    const fetchStub = stubApi({
+      'GET /user_details/': { body: chair },
+      'GET /calls/12/': { body: call },
+      'GET /forms/': { body: forms },
+      'POST /new_call/': { status: 201, body: call },
+    });
+    const user = userEvent.setup();
+    renderApp('/calls/12/update', { token: 'k' });
+    await screen.findByRole('heading', { name: 'Edit Call for Proposal' }, AFTER_NAVIGATION);
+    setValue('Name', 'Renamed');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(screen.getByRole('button', { name: 'Finish' }));
+    await screen.findByRole('link', { name: 'Continue' });
+    expect(apiCalls(fetchStub).some((c) => c.includes('deadline_impact'))).toBe(false);
   });
 
   it('shows the no-permission page to non-chairs and on a closed call', async () => {

@@ -1,12 +1,12 @@
 import type { CallDetail } from '@merit/contract';
 import { formsPageComplete, hasErrors } from '@merit/domain';
 import { Alert, Box, Button, Paper, Stack, Step, StepLabel, Stepper } from '@mui/material';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { errorMessages, isApiError } from '../../../api/client';
 import { ErrorList } from '../../../components/ErrorList';
-import { refreshCalls, saveCall, useFormCatalogue } from '../calls.api';
+import { fetchDeadlineImpact, refreshCalls, saveCall, useFormCatalogue } from '../calls.api';
 import {
   detailsErrors,
   draftOf,
@@ -19,6 +19,8 @@ import {
   type CallDraft,
   type FormChoice,
 } from './call-draft';
+import { DeadlineChangeDialog } from './DeadlineChangeDialog';
+import type { DeadlineChange } from './deadline-texts';
 import { DetailsStep } from './DetailsStep';
 import { FormsStep } from './FormsStep';
 import { SummaryStep } from './SummaryStep';
@@ -33,6 +35,20 @@ const LOOKS_DISABLED = {
   boxShadow: 'none',
   '&:hover': { bgcolor: 'action.disabledBackground', boxShadow: 'none' },
 };
+
+/**
+ * The deadlines an edit moves, each from its saved instant to the one about to be saved:
+ * nothing for a new call, or when both stay (to the millisecond: `instantOf`).
+ */
+function deadlineChange(draft: CallDraft, call: CallDetail | undefined): DeadlineChange {
+  if (!call) return {};
+  const body = toCallSave(draft, call);
+  const move = (from: string, to: string) =>
+    Date.parse(from) === Date.parse(to) ? undefined : { from, to };
+  const submission = move(call.termination, body.closeDateTime);
+  const review = move(call.reviewTermination, body.reviewCloseDateTime);
+  return { ...(submission ? { submission } : {}), ...(review ? { review } : {}) };
+}
 
 interface CallWizardProps {
   /** The call to edit; a new call without it. */
@@ -54,14 +70,37 @@ export function CallWizard({ call, committees }: CallWizardProps) {
   const [attempted, setAttempted] = useState({ 0: false, 1: false });
   const catalogue = useFormCatalogue();
   const queryClient = useQueryClient();
+  // A save that moves a deadline asks first, saying who it reaches (issue 30).
+  const [confirmingDeadlines, setConfirmingDeadlines] = useState(false);
+  const deadlines = deadlineChange(draft, call);
+  const movesDeadline = Boolean(deadlines.submission ?? deadlines.review);
+  const body = call ? toCallSave(draft, call) : null;
+  const impact = useQuery({
+    queryKey: [
+      'calls',
+      'deadline-impact',
+      call?.id,
+      body?.closeDateTime,
+      body?.reviewCloseDateTime,
+    ] as const,
+    queryFn: () =>
+      fetchDeadlineImpact(call!.id, {
+        termination: body!.closeDateTime,
+        reviewTermination: body!.reviewCloseDateTime,
+      }),
+    enabled: confirmingDeadlines && call !== undefined,
+    staleTime: 0,
+  });
 
   const save = useMutation({
     mutationFn: () => saveCall(toCallSave(draft, call ?? null)),
     onSuccess: async () => {
+      setConfirmingDeadlines(false);
       await refreshCalls(queryClient);
       goTo(3);
     },
     onError: (error) => {
+      setConfirmingDeadlines(false);
       // Back to the page holding what the server refused (spec: the red list, there).
       const fields = isApiError(error) ? Object.keys(error.body.fields ?? {}) : [];
       if (fields.length > 0) goTo(Math.min(...fields.map(pageOfField)) as StepIndex);
@@ -180,7 +219,11 @@ export function CallWizard({ call, committees }: CallWizardProps) {
             </Button>
           )}
           {step === 2 && (
-            <Button variant="contained" onClick={() => save.mutate()} loading={save.isPending}>
+            <Button
+              variant="contained"
+              onClick={() => (movesDeadline ? setConfirmingDeadlines(true) : save.mutate())}
+              loading={save.isPending}
+            >
               Finish
             </Button>
           )}
@@ -192,6 +235,16 @@ export function CallWizard({ call, committees }: CallWizardProps) {
             Cancel
           </Button>
         </Stack>
+      )}
+      {confirmingDeadlines && (
+        <DeadlineChangeDialog
+          change={deadlines}
+          impact={impact.data}
+          error={impact.isError ? errorMessages(impact.error).join(' ') : null}
+          onConfirm={() => save.mutate()}
+          onCancel={() => setConfirmingDeadlines(false)}
+          pending={save.isPending}
+        />
       )}
     </>
   );
