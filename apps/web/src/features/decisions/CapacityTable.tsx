@@ -1,16 +1,8 @@
 import type { RankingLineBody } from '@merit/contract';
 import { facilityLabel, formatAmount } from '@merit/domain';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
-import {
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-} from '@mui/material';
+import { Stack, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
+import { TableScroller } from '../../components/table/TableScroller';
 
 const counting = new Intl.NumberFormat('en');
 
@@ -63,7 +55,7 @@ export function CapacityTable({
   labelledBy: string;
 }) {
   return (
-    <TableContainer component={Paper} variant="outlined" sx={{ maxWidth: 900 }}>
+    <TableScroller labelledBy={labelledBy} sx={{ maxWidth: 900 }}>
       <Table size="small" aria-labelledby={labelledBy}>
         <TableHead>
           <TableRow>
@@ -94,6 +86,6 @@ export function CapacityTable({
           ))}
         </TableBody>
       </Table>
-    </TableContainer>
+    </TableScroller>
   );
 }

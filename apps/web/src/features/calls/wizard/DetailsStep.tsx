@@ -117,7 +117,9 @@ export function DetailsStep({
         onChange={onChange}
       />
       <Suspense
-        fallback={<Skeleton variant="rounded" height={260} aria-label="Loading the editor…" />}
+        fallback={
+          <Skeleton variant="rounded" height={260} role="status" aria-label="Loading the editor…" />
+        }
       >
         <RichTextEditor
           label={DETAIL_LABELS.description!}

@@ -1,6 +1,11 @@
 import 'fake-indexeddb/auto';
 import type { DecisionSummarySave, ProposalDetail, StaleDecision } from '@merit/contract';
-import { callMessages, decisionEditingMessages, proposalMessages } from '@merit/domain';
+import {
+  callMessages,
+  decisionEditingMessages,
+  proposalMessages,
+  timeZoneLabel,
+} from '@merit/domain';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -280,7 +285,9 @@ describe('DecisionSummaryPanel: saved by another chair first, and kept on this c
     const view = renderPanel(opened);
 
     expect(
-      await screen.findByText('You have an unsaved decision summary from 14:32 on this computer.'),
+      await screen.findByText(
+        `You have an unsaved decision summary from 14:32 ${timeZoneLabel(new Date(todayAt1432()))} on this computer.`,
+      ),
     ).toBeVisible();
     expect(await editor()).toHaveValue('<p>Accepted</p>');
     await user.click(screen.getByRole('button', { name: 'Restore' }));

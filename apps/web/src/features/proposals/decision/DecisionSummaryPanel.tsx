@@ -219,7 +219,9 @@ function DecisionEditor({ proposal }: { proposal: ProposalDetail }) {
       )}
       <ErrorList messages={fieldMessages.length > 0 ? [] : otherMessages} />
       <Suspense
-        fallback={<Skeleton variant="rounded" height={260} aria-label="Loading the editor…" />}
+        fallback={
+          <Skeleton variant="rounded" height={260} role="status" aria-label="Loading the editor…" />
+        }
       >
         <RichTextEditor
           key={editorKey}
