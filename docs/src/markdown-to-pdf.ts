@@ -287,10 +287,12 @@ function figure(converter: Converter, image: Tokens.Image): Block {
   const data = converter.images[image.href];
   const caption: ContentText = { text: image.text, style: 'caption' };
   if (!data) throw new Error(`The manual shows ${image.href}, but no such picture was given.`);
+  // By its path, which the document's `images` maps to the data: a picture shown twice (the
+  // Quick tour shows the chapters' pictures again) is then embedded in the PDF once.
   return {
     stack: [
       {
-        table: { widths: ['*'], body: [[{ image: data, fit: [CONTENT_WIDTH - 2, 420] }]] },
+        table: { widths: ['*'], body: [[{ image: image.href, fit: [CONTENT_WIDTH - 2, 420] }]] },
         layout: figureLayout,
       },
       caption,
@@ -579,6 +581,7 @@ export function markdownToPdf(markdown: string, options: ManualOptions): ManualD
     },
     pageSize: 'A4',
     pageMargins: PAGE_MARGINS,
+    images: { ...converter.images },
     content: [
       ...titlePage(title, preamble, options.date),
       {

@@ -1,6 +1,3 @@
-import { join } from 'node:path';
-import type { Locator, Page } from '@playwright/test';
-import { REPO_ROOT } from '../../scripts/lib/server.mjs';
 import { expect, test } from '../fixtures';
 import {
   addCollaborator,
@@ -19,34 +16,13 @@ import {
 } from '../proposals-support/editor';
 import { createProposalsWorld, TYPE_NAMES } from '../proposals-support/world';
 import { dismissNotification, logInAs, openManageMenu, textField } from '../support/pages';
+import { scrollToTop, shoot } from './shoot';
 
 /*
  * The pictures of the manual's chapter "Writing a proposal" (docs/manual.md), made on a
  * server of their own: Ada Lovelace writes a proposal to the Astronomy committee's call
  * Telescope Time 2027, with Charles Babbage as her collaborator.
  */
-
-const IMAGES = join(REPO_ROOT, 'docs', 'images');
-
-/**
- * Writes what `target` shows (the page's viewport, or one element) to docs/images. No
- * caret and no animation half-way: the picture is the same on every run.
- */
-async function shoot(target: Page | Locator, name: string): Promise<void> {
-  // The mouse where the last click left it would light up whatever lies there now.
-  const page = 'page' in target ? target.page() : target;
-  await page.mouse.move(0, 0);
-  await target.screenshot({
-    path: join(IMAGES, `${name}.png`),
-    animations: 'disabled',
-    caret: 'hide',
-  });
-}
-
-/** Scrolls the page until `locator` is at the top, just under the top bar. */
-async function scrollToTop(locator: Locator): Promise<void> {
-  await locator.evaluate((element) => window.scrollBy(0, element.getBoundingClientRect().top - 72));
-}
 
 const PROPOSAL = 'Dust in the Magellanic Bridge';
 
