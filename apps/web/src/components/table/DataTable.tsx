@@ -17,8 +17,9 @@ import {
   type SxProps,
   type Theme,
 } from '@mui/material';
-import { Fragment, useCallback, useEffect, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, type ReactNode } from 'react';
 import { sortRows, type SortValue } from './sort-rows';
+import { useSidewaysOverflow } from './TableScroller';
 import { decodeSort, encodeSort, PAGE_SIZES, type TableState } from './use-table-state';
 
 /** Row counts as the reader writes numbers: 10,000 rather than 10000. */
@@ -324,22 +325,4 @@ function SortChoice<T>({ columns, state }: { columns: readonly Column<T>[]; stat
       ])}
     </TextField>
   );
-}
-
-/**
- * A callback for an element's `ref` (a table's container), and whether that element is
- * narrower than what it holds.
- */
-function useSidewaysOverflow() {
-  const [overflowing, setOverflowing] = useState(false);
-  const watch = useCallback((node: HTMLElement | null) => {
-    // jsdom has no layout and no ResizeObserver; nothing overflows there.
-    if (!node || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => setOverflowing(node.scrollWidth > node.clientWidth));
-    // The container narrows with the window; the table widens with longer rows.
-    observer.observe(node);
-    if (node.firstElementChild) observer.observe(node.firstElementChild);
-    return () => observer.disconnect();
-  }, []);
-  return [watch, overflowing] as const;
 }
