@@ -7,6 +7,8 @@
  * imports), so a journey names exactly who and what the world holds.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { REPO_ROOT, findFreePort, startServer } from '../../scripts/lib/server.mjs';
 
 export {
@@ -45,12 +47,16 @@ export interface DemoServer {
 }
 
 export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
-  // The web app it serves, as `npm run demo` builds it (startServer builds the server).
-  const built = spawnSync(process.execPath, ['scripts/ensure-built.mjs', 'web'], {
-    cwd: REPO_ROOT,
-    stdio: 'inherit',
-  });
-  if (built.status !== 0) throw new Error('Building the web app for the demo failed; see above.');
+  // The web app it serves, built only when there is none: the run's global setup has
+  // built it fresh, and rebuilding it now (say, after a source was edited mid-run) would
+  // take the assets from under the run's other server (startServer builds the server).
+  if (!existsSync(join(REPO_ROOT, 'apps/web/dist/index.html'))) {
+    const built = spawnSync(process.execPath, ['scripts/ensure-built.mjs', 'web'], {
+      cwd: REPO_ROOT,
+      stdio: 'inherit',
+    });
+    if (built.status !== 0) throw new Error('Building the web app for the demo failed; see above.');
+  }
   const password = options.password ?? DEMO_PASSWORD;
   // By the name localhost, as the journeys' own server (e2e/global-setup.ts says why).
   const port = await findFreePort();
