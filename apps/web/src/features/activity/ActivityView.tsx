@@ -43,8 +43,7 @@ export function ActivityView({ scope, label, backLink, forCall = false }: Activi
   const activity = useActivity(scope, filters, page);
   const download = useMutation({
     mutationFn: () => downloadActivityCsv(scope, filters),
-    onSuccess: (csv) =>
-      saveBlob(csvBlob(csv), activityFileName(scope)),
+    onSuccess: (csv) => saveBlob(csvBlob(csv), activityFileName(scope)),
   });
 
   if (isApiError(activity.error, 403)) return <AccessDeniedView />;
