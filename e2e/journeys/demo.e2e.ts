@@ -384,6 +384,13 @@ test('chair: every page at desktop size and at 390 px', async ({ browser }) => {
       ],
     },
     { name: 'Letters', path: `/calls/${closed}/letters`, heading: /Letters/ },
+    { name: 'Letter preview', path: `/calls/${closed}/letters?tab=preview`, heading: /Letters/ },
+    {
+      name: 'Letters release',
+      path: `/calls/${closed}/letters?tab=release`,
+      heading: /Letters/,
+      shows: 'Auroral substorm spectroscopy',
+    },
     {
       name: 'Closed call proposals',
       path: `/calls/${closed}/proposals`,
@@ -422,6 +429,12 @@ test('member: every page at desktop size and at 390 px', async ({ browser }) => 
     {
       name: 'Write a review',
       path: `/calls/${review}/proposals/9/review`,
+      heading: /Genome assembly of Arctic lichens/,
+    },
+    {
+      name: 'Write a review, the scores',
+      path: `/calls/${review}/proposals/9/review`,
+      via: (page) => page.getByRole('tab', { name: /Review Scores/ }).click(),
       heading: /Genome assembly of Arctic lichens/,
     },
     {

@@ -40,6 +40,34 @@ describe('FormPreview', () => {
     expect(within(screen.getByRole('alert')).getByRole('button', { name: 'Close' })).toBeVisible();
   });
 
+  it('names each group of radio buttons by its question', async () => {
+    const user = userEvent.setup();
+    render(
+      <FormPreview
+        schema={{
+          type: 'object',
+          properties: {
+            significance: { type: 'integer', title: 'Significance', enum: [1, 2, 3] },
+            feasibility: { type: 'integer', title: 'Feasibility', enum: [1, 2, 3] },
+          },
+        }}
+        uiSchema={{
+          significance: { 'ui:widget': 'radio', 'ui:options': { inline: true } },
+          feasibility: { 'ui:widget': 'radio' },
+        }}
+        formData={undefined}
+      />,
+    );
+    const significance = screen.getByRole('radiogroup', { name: 'Significance' });
+    await user.click(within(significance).getByRole('radio', { name: '2' }));
+    expect(within(significance).getByRole('radio', { name: '2' })).toBeChecked();
+    expect(
+      within(screen.getByRole('radiogroup', { name: 'Feasibility' })).getByRole('radio', {
+        name: '2',
+      }),
+    ).not.toBeChecked();
+  });
+
   it('shows a word-limited textarea as authors will see it, counting and keeping to the limit', () => {
     render(
       <FormPreview

@@ -1,8 +1,8 @@
 import { Box, Divider, Stack, Typography } from '@mui/material';
 import { RichDescription } from '@rjsf/core';
 import type { FormProps } from '@rjsf/core';
-import Form from '@rjsf/mui';
-import type { DescriptionFieldProps, TitleFieldProps } from '@rjsf/utils';
+import Form, { Widgets } from '@rjsf/mui';
+import type { DescriptionFieldProps, TitleFieldProps, WidgetProps } from '@rjsf/utils';
 import { FileFieldWidget } from '../../files/FileFieldWidget';
 import { readableErrors } from '../json-schema/error-messages';
 import { formValidator } from '../json-schema/rjsf-validator';
@@ -36,8 +36,37 @@ function DescriptionFieldTemplate({ id, description, registry, uiSchema }: Descr
   );
 }
 
+const MuiRadioWidget = Widgets.RadioWidget!;
+
+/**
+ * The MUI theme's radio buttons, their group named by the field's label: the theme labels
+ * the group with a <label for> that names nothing a screen reader announces, so a score
+ * of "1 2 3 4 5" was read without its question.
+ */
+function RadioWidget(props: WidgetProps) {
+  const mui = (props.options.mui ?? {}) as Record<string, unknown>;
+  const slots = (mui.rjsfSlotProps ?? {}) as Record<string, object | undefined>;
+  const named = props.label
+    ? {
+        ...props.options,
+        mui: {
+          ...mui,
+          rjsfSlotProps: {
+            ...slots,
+            radioGroup: { 'aria-label': props.label, ...slots.radioGroup },
+          },
+        },
+      }
+    : props.options;
+  return <MuiRadioWidget {...props} options={named} />;
+}
+
 // rjsf picks its FileWidget for `format: "data-url"` and `"ui:widget": "file"`.
-const widgets = { TextareaWidget: WordLimitedTextarea, FileWidget: FileFieldWidget };
+const widgets = {
+  TextareaWidget: WordLimitedTextarea,
+  FileWidget: FileFieldWidget,
+  RadioWidget,
+};
 const templates = { TitleFieldTemplate, DescriptionFieldTemplate };
 
 /**
