@@ -34,6 +34,8 @@ import { SCIENCE_REVIEW, SCORES } from '../reviews-support/world';
 /** The one facility the proposals ask of, and its one data field. */
 export const FACILITY = 'Telescope A';
 export const FIELD = 'nights';
+/** Its title on the form, by which the pages name it. */
+export const FIELD_TITLE = 'Nights';
 
 /** A one-entry resource form (type 4): nights on a telescope, named by its own field. */
 const TELESCOPE_NIGHTS: FormDefinition = {
@@ -43,7 +45,7 @@ const TELESCOPE_NIGHTS: FormDefinition = {
     required: ['telescope', 'nights'],
     properties: {
       telescope: { type: 'string', title: 'Telescope', enum: [FACILITY] },
-      nights: { type: 'number', title: 'Nights', minimum: 0 },
+      nights: { type: 'number', title: FIELD_TITLE, minimum: 0 },
     },
   },
   uiSchema: { 'ui:order': ['telescope', 'nights'] },

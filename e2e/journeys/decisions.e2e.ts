@@ -6,6 +6,7 @@ import {
   createDecisionsWorld,
   FACILITY,
   FIELD,
+  FIELD_TITLE,
   type DecisionsWorld,
 } from '../decisions-support/world';
 import { waitForMail } from '../support/mail';
@@ -57,7 +58,7 @@ test('the chair allocates the telescope from the ranking and releases the letter
   test.setTimeout(180_000);
   const { call, chair, author, committee, proposals } = world;
   const { alpha, beta, gamma } = proposals;
-  const label = `${FACILITY}: ${FIELD}`;
+  const label = `${FACILITY}: ${FIELD_TITLE}`;
 
   // --- The Ranking: in order of review score, no line without a capacity ---------------
   await logInAs(page, chair);
@@ -79,7 +80,7 @@ test('the chair allocates the telescope from the ranking and releases the letter
   await expectCells(rowOf(table, alpha.name), ['1', alpha.name, 'Observing', '4.50', '12', '12']);
   await expectCells(rowOf(table, beta.name), ['2', beta.name, 'Observing', '3.50', '10', '22']);
   await expectCells(rowOf(table, gamma.name), ['3', gamma.name, 'Observing', '2.00', '8', '30']);
-  await expectCapacity(page, [FACILITY, FIELD, 'None', '30', '0', '—', '—']);
+  await expectCapacity(page, [FACILITY, FIELD_TITLE, 'None', '30', '0', '—', '—']);
   await expect(table.getByText(`Capacity of ${FACILITY} reached`)).toHaveCount(0);
 
   // --- Capacities: 20 nights, so the running total passes it at the second proposal -----
@@ -90,7 +91,15 @@ test('the chair allocates the telescope from the ranking and releases the letter
   await capacities.getByRole('button', { name: 'Save capacities' }).click();
   await dismissNotification(page, 'The capacities have been saved.');
   await expect(capacities).toBeHidden();
-  await expectCapacity(page, [FACILITY, FIELD, '20', '30', '0', '150 %, above capacity', '0 %']);
+  await expectCapacity(page, [
+    FACILITY,
+    FIELD_TITLE,
+    '20',
+    '30',
+    '0',
+    '150 %, above capacity',
+    '0 %',
+  ]);
   // The line falls between Alpha (12 of 20) and Beta (22 of 20): Beta is the first below.
   const rows = table.getByRole('row');
   await expect(rows.nth(1)).toContainText(alpha.name);
@@ -122,13 +131,29 @@ test('the chair allocates the telescope from the ranking and releases the letter
   // The approved proposal is awarded what it asked for.
   const alphaAward = table.getByRole('spinbutton', { name: `Award of ${label} to ${alpha.name}` });
   await expect(alphaAward).toHaveValue('12');
-  await expectCapacity(page, [FACILITY, FIELD, '20', '30', '12', '150 %, above capacity', '60 %']);
+  await expectCapacity(page, [
+    FACILITY,
+    FIELD_TITLE,
+    '20',
+    '30',
+    '12',
+    '150 %, above capacity',
+    '60 %',
+  ]);
 
   // --- One award lowered in place: the totals follow -------------------------------------
   await alphaAward.fill('9.5');
   await table.getByRole('button', { name: `Save the decision on ${alpha.name}` }).click();
   await dismissNotification(page, `The decision on ${alpha.name} has been saved.`);
-  await expectCapacity(page, [FACILITY, FIELD, '20', '30', '9.5', '150 %, above capacity', '48 %']);
+  await expectCapacity(page, [
+    FACILITY,
+    FIELD_TITLE,
+    '20',
+    '30',
+    '9.5',
+    '150 %, above capacity',
+    '48 %',
+  ]);
   await page.reload();
   await expect(
     rankingTable(page).getByRole('spinbutton', { name: `Award of ${label} to ${alpha.name}` }),

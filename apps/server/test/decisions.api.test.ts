@@ -255,6 +255,8 @@ describe('capacities', () => {
         { facility: 'ATCA', field: 'hours', requested: 12, awarded: 0, ...noCapacity },
         { facility: 'Parkes', field: 'hours', requested: 230, awarded: 60, ...noCapacity },
       ],
+      // The fixture's form gives its field no title (the demo's test reads titles).
+      fieldTitles: {},
     } satisfies CallCapacity);
     for (const who of [w.people.rita, w.people.ada]) {
       const refused = await who.call('GET', capacityUrl());

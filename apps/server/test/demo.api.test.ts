@@ -188,11 +188,21 @@ describe('the demo world', () => {
       ['Machine-learned potentials for battery cathodes', 'waitlisted', 'sent'],
     ]);
 
-    const capacity = await get<{ capacity: Record<string, Record<string, number>> }>(
-      'chair',
-      `/calls/${closed}/capacity/`,
-    );
+    const capacity = await get<{
+      capacity: Record<string, Record<string, number>>;
+      fieldTitles: Record<string, string>;
+    }>('chair', `/calls/${closed}/capacity/`);
     expect(capacity.capacity['Cryo-EM Microscope']).toEqual({ hours: 40 });
+    // Fields are named as the forms title them, for the capacity table and the ranking.
+    expect(capacity.fieldTitles).toMatchObject({
+      cpu_hours: 'CPU hours',
+      hours: 'Instrument hours',
+    });
+    const ranking = await get<{ fieldTitles: Record<string, string> }>(
+      'chair',
+      `/calls/${closed}/ranking/`,
+    );
+    expect(ranking.fieldTitles).toEqual(capacity.fieldTitles);
 
     const antifreeze = proposalNamed('Antifreeze protein structures by cryo-EM');
     const seen = await get<{

@@ -131,6 +131,8 @@ export const callCapacity = z
      * for and awarded against each capacity, for a summary that need not load the ranking.
      */
     lines: z.array(rankingLine),
+    /** The data fields' titles by key, as the forms title them, to name each field by. */
+    fieldTitles: z.record(z.string(), z.string()),
   })
   .meta({ id: 'CallCapacity' });
 export type CallCapacity = z.infer<typeof callCapacity>;
@@ -181,6 +183,8 @@ export const callRanking = z
     proposalTypes: z.array(z.object({ id: entityId, name: z.string() })),
     /** Proposals of the call left out because the caller is conflicted on them. */
     hidden: z.number().int(),
+    /** The data fields' titles by key, as the forms title them, to name each field by. */
+    fieldTitles: z.record(z.string(), z.string()),
   })
   .meta({ id: 'CallRanking' });
 export type CallRanking = z.infer<typeof callRanking>;

@@ -73,6 +73,7 @@ export const presentCapacity = (
   version: number,
   totals: ResourceValues,
   lines: Ranking['lines'],
+  fieldTitles: Record<string, string>,
 ): CallCapacity => ({
   capacity,
   version,
@@ -82,6 +83,7 @@ export const presentCapacity = (
       .map((field) => ({ facility, field })),
   ),
   lines,
+  fieldTitles,
 });
 
 /** A ranked row, with whether the reader may set its outcome. */
@@ -125,6 +127,7 @@ export function presentRanking(
     capacityVersion: number;
     proposalTypes: CallRanking['proposalTypes'];
     hidden: number;
+    fieldTitles: Record<string, string>;
     facility?: string | undefined;
     type?: number | undefined;
   },
@@ -141,5 +144,6 @@ export function presentRanking(
     capacityVersion: facts.capacityVersion,
     proposalTypes: facts.proposalTypes,
     hidden: facts.hidden,
+    fieldTitles: facts.fieldTitles,
   };
 }

@@ -37,7 +37,11 @@ import { invalid, notFound, stale } from '../../platform/http/http-errors.js';
 import type { ReadWork, Work } from '../../platform/data/work.js';
 import { callResource, findCall, lockCall, type CallRow } from '../calls/calls.queries.js';
 import { loadFor } from '../proposals/proposal-access.js';
-import { resourceTotalsOf } from '../proposals/resource-totals.queries.js';
+import {
+  resourceFormsOfCall,
+  resourceTotalsOf,
+  titlesOfForms,
+} from '../proposals/resource-totals.queries.js';
 import {
   auditedDecision,
   presentCapacity,
@@ -164,13 +168,13 @@ export async function saveDecision(
  * Ranking page's), of which only the totals are answered.
  */
 async function capacityAnswer(work: ReadWork, call: CallRow): Promise<CallCapacity> {
-  const [capacity, { totals }, source] = await runAll(inTransaction(work), [
+  const [capacity, { totals, titles }, source] = await runAll(inTransaction(work), [
     () => capacityOf(work.tx, call.id),
     () => resourceTotalsOf(work.tx, call.id),
     () => rankingSourceOf(work.tx, call, work.actor, inTransaction(work)),
   ]);
   const { lines } = rankProposals(source.rows, capacity);
-  return presentCapacity(capacity, call.capacityVersion, totals, lines);
+  return presentCapacity(capacity, call.capacityVersion, totals, lines, titles);
 }
 
 /**
@@ -270,14 +274,19 @@ async function rankingAnswer(
   filters: { facility?: string | undefined; type?: number | undefined } = {},
   worked?: WorkedRanking,
 ): Promise<CallRanking> {
-  const [{ ranking, decidable, hidden }, proposalTypes] = await runAll(inTransaction(work), [
-    () => (worked ? Promise.resolve(worked) : workRanking(work, call)),
-    () => typesOfCall(work.tx, call.id),
-  ]);
+  const [{ ranking, decidable, hidden }, proposalTypes, resourceForms] = await runAll(
+    inTransaction(work),
+    [
+      () => (worked ? Promise.resolve(worked) : workRanking(work, call)),
+      () => typesOfCall(work.tx, call.id),
+      () => resourceFormsOfCall(work.tx, call.id),
+    ],
+  );
   return presentRanking(ranking, decidable, {
     capacityVersion: call.capacityVersion,
     proposalTypes,
     hidden,
+    fieldTitles: titlesOfForms(resourceForms),
     ...filters,
   });
 }

@@ -36,7 +36,7 @@ export function CallCapacitySection({ callId }: { callId: number }) {
         <ErrorList messages={errorMessages(capacity.error)} />
       </Section>
     );
-  const { lines } = capacity.data;
+  const { lines, fieldTitles } = capacity.data;
   if (lines.length === 0) return null;
   const entered = lines.some((line) => line.capacity !== null);
 
@@ -47,7 +47,7 @@ export function CallCapacitySection({ callId }: { callId: number }) {
           {capacitySectionTexts.noneEntered}
         </Typography>
       )}
-      <CapacityTable lines={lines} labelledBy="call-capacity" />
+      <CapacityTable lines={lines} fieldTitles={fieldTitles} labelledBy="call-capacity" />
     </Section>
   );
 }

@@ -95,7 +95,7 @@ describe('the Ranking page', { timeout: 30_000 }, () => {
         .map((cell) => cell.textContent),
     ).toEqual([
       'Telescope A',
-      'nights',
+      'Nights',
       '10',
       '14',
       '12',
@@ -207,7 +207,7 @@ describe('the Ranking page', { timeout: 30_000 }, () => {
           .map((cell) => cell.textContent),
       ).toEqual([
         'Telescope A',
-        'nights',
+        'Nights',
         '10',
         '14',
         '17',

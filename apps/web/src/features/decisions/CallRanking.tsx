@@ -33,7 +33,7 @@ import { LoadingView } from '../../components/LoadingView';
 import { PageHeading } from '../../components/PageHeading';
 import { PAGE_SIZES, useTableState } from '../../components/table/use-table-state';
 import { useCall } from '../calls/calls.api';
-import { formatAmount } from '../proposals/chair/chair-columns';
+import { formatAmount, resourceHeader } from '../proposals/chair/chair-columns';
 import { CapacityDialog } from './CapacityDialog';
 import { CapacityTable } from './CapacityTable';
 import { DecisionEditor, outcomeText } from './DecisionEditor';
@@ -180,7 +180,7 @@ function RankingBody({ callId, ranking, facility, type, onFacility, onType }: Ra
           {rankingTexts.hidden(ranking.hidden)}
         </Alert>
       )}
-      <CapacitySummary lines={lines} />
+      <CapacitySummary lines={lines} fieldTitles={ranking.fieldTitles} />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
         <TextField
           select
@@ -216,21 +216,32 @@ function RankingBody({ callId, ranking, facility, type, onFacility, onType }: Ra
       {ranking.rows.length === 0 ? (
         <EmptyState>{filtered ? rankingTexts.noMatch : rankingTexts.noProposals}</EmptyState>
       ) : (
-        <RankingTable callId={callId} rows={ranking.rows} lines={lines} />
+        <RankingTable
+          callId={callId}
+          rows={ranking.rows}
+          lines={lines}
+          fieldTitles={ranking.fieldTitles}
+        />
       )}
     </>
   );
 }
 
 /** Per facility and field: capacity, requested and awarded, and both over the capacity. */
-function CapacitySummary({ lines }: { lines: readonly RankingLineBody[] }) {
+function CapacitySummary({
+  lines,
+  fieldTitles,
+}: {
+  lines: readonly RankingLineBody[];
+  fieldTitles: Readonly<Record<string, string>>;
+}) {
   if (lines.length === 0) return null;
   return (
     <Box component="section" aria-labelledby="ranking-capacity" sx={{ mb: 3 }}>
       <Typography id="ranking-capacity" variant="h6" component="h2" sx={{ mb: 1 }}>
         Capacity and awards
       </Typography>
-      <CapacityTable lines={lines} labelledBy="ranking-capacity" />
+      <CapacityTable lines={lines} fieldTitles={fieldTitles} labelledBy="ranking-capacity" />
     </Box>
   );
 }
@@ -242,10 +253,12 @@ function RankingTable({
   callId,
   rows,
   lines,
+  fieldTitles,
 }: {
   callId: number;
   rows: readonly RankingRowBody[];
   lines: readonly RankingLineBody[];
+  fieldTitles: Readonly<Record<string, string>>;
 }) {
   const table = useTableState(NO_SORTING, { defaultSort: { key: 'rank', direction: 'asc' } });
   // From the Move button (no place yet) or from a drop (the place it was dropped on).
@@ -285,8 +298,8 @@ function RankingTable({
               <TableCell align="right">Score</TableCell>
               {lines.map((line) => (
                 <Fragment key={`${line.facility}\u0000${line.field}`}>
-                  <TableCell align="right">{`${facilityLabel(line.facility)}: ${line.field} asked`}</TableCell>
-                  <TableCell align="right">{`${facilityLabel(line.facility)}: ${line.field} running total`}</TableCell>
+                  <TableCell align="right">{`${resourceHeader(line, fieldTitles)} asked`}</TableCell>
+                  <TableCell align="right">{`${resourceHeader(line, fieldTitles)} running total`}</TableCell>
                 </Fragment>
               ))}
               <TableCell>Outcome</TableCell>

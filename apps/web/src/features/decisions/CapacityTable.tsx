@@ -1,5 +1,5 @@
 import type { RankingLineBody } from '@merit/contract';
-import { facilityLabel, formatAmount } from '@merit/domain';
+import { facilityLabel, formatAmount, resourceFieldTitle } from '@merit/domain';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import { Stack, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
 import { TableScroller } from '../../components/table/TableScroller';
@@ -48,9 +48,12 @@ const requestedOver = (line: RankingLineBody) =>
  */
 export function CapacityTable({
   lines,
+  fieldTitles,
   labelledBy,
 }: {
   lines: readonly RankingLineBody[];
+  /** The data fields' titles by key (the answer's `fieldTitles`). */
+  fieldTitles: Readonly<Record<string, string>>;
   /** The id of the heading that names the table. */
   labelledBy: string;
 }) {
@@ -72,7 +75,7 @@ export function CapacityTable({
           {lines.map((line) => (
             <TableRow key={`${line.facility}\u0000${line.field}`}>
               <TableCell>{facilityLabel(line.facility)}</TableCell>
-              <TableCell>{line.field}</TableCell>
+              <TableCell>{resourceFieldTitle(fieldTitles, line.field)}</TableCell>
               <TableCell align="right">
                 {line.capacity === null
                   ? capacityTableTexts.noCapacity

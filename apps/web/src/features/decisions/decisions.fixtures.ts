@@ -91,6 +91,7 @@ export function makeRanking(overrides: Partial<CallRanking> = {}): CallRanking {
       { id: 41, name: 'Rapid' },
     ],
     hidden: 0,
+    fieldTitles: { nights: 'Nights' },
     ...overrides,
   };
 }
@@ -104,6 +105,7 @@ export function makeCapacity(overrides: Partial<CallCapacity> = {}): CallCapacit
       { facility: 'Instrument B', field: 'hours' },
     ],
     lines: [makeLine()],
+    fieldTitles: { nights: 'Nights' },
     ...overrides,
   };
 }

@@ -154,8 +154,8 @@ describe('ManageCallPage', { timeout: 20_000 }, () => {
         'Requested / capacity',
         'Awarded / capacity',
       ],
-      ['Telescope A', 'nights', '10', '14', '12', '140 %, above capacity', '120 %, above capacity'],
-      ['Instrument B', 'hours', '100', '40', '30', '40 %', '30 %'],
+      ['Telescope A', 'Nights', '10', '14', '12', '140 %, above capacity', '120 %, above capacity'],
+      ['Instrument B', 'hours', '100', '40', '30', '40 %', '30 %'], // No title given: the key.
       ['Cryostat', 'days', 'None', '5', '0', '—', '—'],
     ]);
     // Above capacity: in red, with an icon beside the words.
@@ -198,7 +198,7 @@ describe('ManageCallPage', { timeout: 20_000 }, () => {
     );
     expect(section).toHaveTextContent(capacitySectionTexts.noneEntered);
     expect(within(section).getByRole('row', { name: /Telescope A/ })).toHaveTextContent(
-      'Telescope AnightsNone1412——',
+      'Telescope ANightsNone1412——',
     );
     expect(within(section).queryByText(/above capacity/)).toBeNull();
   });
