@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -211,23 +212,50 @@ describe('a running server', () => {
         });
       expect((await login('admin', password!)).status).toBe(200);
 
-      // Each login checks a password hash (an unknown user's against a stand-in), so 64 of
-      // them keep the server busy for a while (long enough that a test process slowed by a
-      // loaded machine still signals before the last answer); 64 usernames, so that no
-      // login limit answers early. The signal is sent once the server has logged receiving
-      // every one of them, while most are still being answered.
+      // Requests in flight when the signal comes, whatever the machine's speed: each is
+      // sent but for the last bytes of its body, so none can be answered before the signal
+      // (a race of 64 quick logins against the signal was lost on a loaded machine). The
+      // signal goes once the server has logged receiving every one; then the bodies are
+      // finished, and each must be answered in full (a wrong login), none cut off.
+      const held = 16;
       const received = () => countOf(server.output(), '"url":"/api/v1/auth/login/"');
       const before = received();
       let answered = 0;
-      const inFlight = Array.from({ length: 64 }, (_, i) =>
-        login(`nobody-${i}`, 'wrong password').finally(() => (answered += 1)),
-      );
-      while (received() < before + 64) await new Promise((r) => setTimeout(r, 5));
+      const finishers: (() => void)[] = [];
+      const inFlight = Array.from({ length: held }, (_, i) => {
+        const body = JSON.stringify({ username: `nobody-${i}`, password: 'wrong password' });
+        return new Promise<number>((resolve, reject) => {
+          const request = httpRequest(
+            `${server.url}/api/v1/auth/login/`,
+            {
+              method: 'POST',
+              headers: {
+                'content-type': 'application/json',
+                'content-length': Buffer.byteLength(body),
+              },
+            },
+            (response) => {
+              response.resume();
+              response.on('end', () => {
+                answered += 1;
+                resolve(response.statusCode!);
+              });
+            },
+          );
+          request.on('error', reject);
+          request.write(body.slice(0, -2));
+          finishers.push(() => request.end(body.slice(-2)));
+        });
+      });
+      while (received() < before + held) await new Promise((r) => setTimeout(r, 5));
       server.child.kill('SIGTERM');
-      expect(answered, 'requests already answered when the signal was sent').toBeLessThan(64);
-      // Each one answered in full (a wrong login), none cut off.
-      const statuses = await Promise.all(inFlight.map((p) => p.then((r) => r.status)));
-      expect(statuses).toEqual(Array(64).fill(400));
+      expect(answered, 'requests already answered when the signal was sent').toBe(0);
+      // The bodies arrive once the server is shutting down, on the connections it has.
+      while (!server.output().includes('shutting down: finishing requests in flight'))
+        await new Promise((r) => setTimeout(r, 5));
+      for (const finish of finishers) finish();
+      const statuses = await Promise.all(inFlight);
+      expect(statuses).toEqual(Array(held).fill(400));
       expect(await server.exited, server.output().slice(-3000)).toBe(0);
       await expect(fetch(`${server.url}/api/v1/health`)).rejects.toThrow();
       expect(countOf(server.output(), 'PUBLIC_URL is not set.')).toBe(1);
