@@ -89,7 +89,17 @@ describe('a client that goes away during a download', () => {
     const before = log.entries.length;
     ctx.app.log.error(new Error('EIO: i/o error, read'), 'reading a stored file failed');
     ctx.app.log.error({ err: Object.assign(new Error('disk'), { code: 'EIO' }) }, 'request failed');
+    // A connection reset by the database or a mail server is the server's trouble, and
+    // a premature close outside any request (a job's stream) too.
+    const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    ctx.app.log.error({ err: reset }, 'the database connection was reset');
+    ctx.app.log.error({ err: new Error('premature close') }, 'a job’s stream closed early');
     const errors = log.entries.slice(before).filter((e) => e.level >= ERROR);
-    expect(errors.map((e) => e.msg)).toEqual(['reading a stored file failed', 'request failed']);
+    expect(errors.map((e) => e.msg)).toEqual([
+      'reading a stored file failed',
+      'request failed',
+      'the database connection was reset',
+      'a job’s stream closed early',
+    ]);
   });
 });

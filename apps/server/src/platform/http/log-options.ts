@@ -14,19 +14,18 @@ export function redactUrl(url: string): string {
 }
 
 /**
- * Errors that say only that the other end went away: a browser tab closed or a download
- * cancelled mid-way. end-of-stream (under @fastify/compress's pump) says "premature
- * close" with no code; Node's own streams and sockets give the codes.
+ * An error that says only that the other end of a response went away: a browser tab closed
+ * or a download cancelled mid-way. end-of-stream (under @fastify/compress's pump) says
+ * "premature close" with no code; Node's streams give the code. Not ECONNRESET or EPIPE:
+ * those also come from the database, SMTP or S3, where they are the server's trouble.
  */
-const CLIENT_GONE_CODES = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE']);
-
 function isClientGone(value: unknown): boolean {
   const error =
     value instanceof Error ? value : (value as { err?: unknown } | null | undefined)?.err;
   if (!(error instanceof Error)) return false;
   const code = (error as NodeJS.ErrnoException).code;
   return (
-    (code !== undefined && CLIENT_GONE_CODES.has(code)) ||
+    code === 'ERR_STREAM_PREMATURE_CLOSE' ||
     (code === undefined && error.message === 'premature close')
   );
 }
@@ -36,7 +35,7 @@ const ERROR_LEVEL = 50;
 /** pino's `hooks.logMethod` (Fastify hands these options to pino, which calls it per line). */
 interface LogHooks {
   logMethod(
-    this: { info(message: string): void },
+    this: { info(message: string): void; bindings(): Record<string, unknown> },
     args: unknown[],
     method: (...args: unknown[]) => void,
     level: number,
@@ -53,10 +52,11 @@ export function loggerOptions(
     hooks: {
       // A client that goes away mid-response is normal, not a fault of the server: the
       // compress plugin logs it as an error, which buried real ones (issue 30). It is kept
-      // at info, as Fastify logs its own "stream closed prematurely"; every other stream
-      // error stays an error.
+      // at info, as Fastify logs its own "stream closed prematurely"; every other error
+      // stays an error.
       logMethod(args, method, level) {
-        if (level >= ERROR_LEVEL && isClientGone(args[0])) {
+        // Only a request's logger (it carries the request id): a response going away.
+        if (level >= ERROR_LEVEL && isClientGone(args[0]) && 'reqId' in this.bindings()) {
           this.info('the client closed the connection before the response was complete');
           return;
         }
