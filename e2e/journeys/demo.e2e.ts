@@ -2,6 +2,7 @@ import type { Browser, Locator, Page } from '@playwright/test';
 import { checkA11y, expect, test, watchForProblems } from '../fixtures';
 import {
   DEMO_ACCOUNTS,
+  DEMO_CALL_IDS as CALL,
   DEMO_CALLS,
   DEMO_COMMITTEE,
   startDemoServer,
@@ -19,8 +20,6 @@ import { detailsRow, expectDashboard, logInAs, openManageMenu } from '../support
  * The demo's ids are fixed on a fresh data folder (calls 1 to 4, proposals 1 to 18):
  * e2e/support/demo-server.ts and apps/server/src/demo/content.ts say which is which.
  */
-
-const CALL = { closed: 1, late: 2, review: 3, open: 4 } as const;
 
 const SIZES = [
   { name: 'desktop', width: 1280, height: 800 },

@@ -2,6 +2,7 @@ import type { Browser, Page } from '@playwright/test';
 import { expect, test } from '../fixtures';
 import {
   DEMO_ACCOUNTS,
+  DEMO_CALL_IDS as CALL,
   DEMO_CALLS,
   DEMO_COMMITTEE,
   startDemoServer,
@@ -20,7 +21,6 @@ import { scrollToTop, shoot } from './shoot';
  * e2e/support/demo-server.ts and apps/server/src/demo/content.ts say which is which.
  */
 
-const CALL = { closed: 1, late: 2, review: 3, open: 4 } as const;
 const PHONE = { width: 390, height: 844 };
 
 let demo: DemoServer;

@@ -22,6 +22,12 @@ export {
   DEMO_PROPOSALS,
 } from '../../apps/server/src/demo/content';
 
+/**
+ * The calls' ids on a fresh DATA_DIR, in the order the world makes them (the closed call
+ * first, the open one last): apps/server/src/demo/content.ts has what each holds.
+ */
+export const DEMO_CALL_IDS = { closed: 1, late: 2, review: 3, open: 4 } as const;
+
 /** Every demo account's password in a started demo, unless told otherwise. */
 export const DEMO_PASSWORD = 'Demo-Aurora-Passw0rd';
 

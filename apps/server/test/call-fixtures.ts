@@ -1,4 +1,4 @@
-import type { CallSave } from '@merit/contract';
+import type { CallDetail, CallSave } from '@merit/contract';
 import type { App } from '../src/app.js';
 import { proposalReviewers, proposals, reviews } from '../src/db/schema.js';
 import { makeForm, makeFormName } from './admin-fixtures.js';
@@ -21,6 +21,15 @@ export async function makeCallForms(app: App) {
   };
 }
 export type CallForms = Awaited<ReturnType<typeof makeCallForms>>;
+
+/** A saved call's proposal types as an edit of it sends them back, unchanged. */
+export const typesToSave = (call: Pick<CallDetail, 'proposalTypes'>): CallSave['proposalTypes'] =>
+  call.proposalTypes.map(({ typeId, typeName, proposalForms, reviewForms }) => ({
+    typeId,
+    typeName,
+    proposalForms,
+    reviewForms,
+  }));
 
 /**
  * A valid new-call payload around `now`: submission open from a day ago for a week,

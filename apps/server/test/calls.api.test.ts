@@ -23,6 +23,7 @@ import {
   makeCallForms,
   makeProposal,
   makeReview,
+  typesToSave,
   type CallForms,
 } from './call-fixtures.js';
 
@@ -229,14 +230,7 @@ describe('editing a call', () => {
     const base = {
       new: false,
       id: call.id,
-      proposalTypes: call.proposalTypes.map(
-        ({ typeId, typeName, proposalForms, reviewForms }: Record<string, unknown>) => ({
-          typeId,
-          typeName,
-          proposalForms,
-          reviewForms,
-        }),
-      ),
+      proposalTypes: typesToSave(call),
     };
     const renamed = await inject(
       'POST',

@@ -1,3 +1,4 @@
+import type { CallDetail } from '@merit/contract';
 import { utcTime } from '@merit/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
@@ -19,6 +20,7 @@ import {
   makeCallForms,
   makeProposal,
   makeReview,
+  typesToSave,
   type CallForms,
 } from './call-fixtures.js';
 
@@ -75,7 +77,7 @@ async function world() {
     payload: callPayload(committee.id, forms, ctx.clock.now()),
   });
   expect(res.statusCode, res.body).toBe(201);
-  const call = res.json();
+  const call = res.json() as CallDetail;
   const proposalTypeId = await proposalTypeOf(ctx.app, call.id);
   const draft = await makeProposal(ctx.app, { callId: call.id, proposalTypeId, authorId: ada.id });
   await ctx.app.db.insert(proposalCollaborators).values([
@@ -108,11 +110,7 @@ async function world() {
 }
 
 /** The call saved again as it is, with other deadlines. */
-function edit(
-  call: Record<string, unknown> & { id: number },
-  close: Date,
-  review?: { opens: Date; closes: Date },
-) {
+function edit(call: CallDetail, close: Date, review?: { opens: Date; closes: Date }) {
   return ctx.app.inject({
     method: 'POST',
     url: '/api/v1/new_call/',
@@ -127,14 +125,7 @@ function edit(
             reviewCloseDateTime: review.closes.toISOString(),
           }
         : {}),
-      proposalTypes: (call.proposalTypes as Record<string, unknown>[]).map(
-        ({ typeId, typeName, proposalForms, reviewForms }) => ({
-          typeId,
-          typeName,
-          proposalForms,
-          reviewForms,
-        }),
-      ) as never,
+      proposalTypes: typesToSave(call),
     }),
   });
 }

@@ -1,8 +1,9 @@
 import type { UserDetails } from '@merit/contract';
 import { FORM_TYPE_LABELS, isProposalForm, isReviewForm } from '@merit/domain';
-import { Button, Paper, Typography } from '@mui/material';
+import { Button, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
 import { errorMessages } from '../../api/client';
+import { Section } from '../../components/Section';
 import { chairedCommittees } from '../calls/call-actor';
 import { useCallList } from '../calls/calls.api';
 import { useFormList } from '../forms/forms.api';
@@ -26,21 +27,13 @@ function ChairSections({ committees }: { committees: { id: number; name: string 
   return (
     <>
       {noCallYet && <FirstCall />}
-      <Paper
-        component="section"
-        aria-labelledby="invite-people"
-        variant="outlined"
-        sx={{ p: { xs: 2, sm: 3 }, mb: 4 }}
-      >
-        <Typography variant="h6" component="h2" id="invite-people">
-          Invite people to your committee
-        </Typography>
+      <Section id="invite-people" title="Invite people to your committee" outlined>
         <Typography variant="body2" color="text.secondary">
           The link opens registration naming your committee. The people who follow it register and
           confirm their email as usual; an administrator gives committee members their role.
         </Typography>
         <InvitationLink committees={committees} />
-      </Paper>
+      </Section>
     </>
   );
 }
@@ -79,15 +72,7 @@ function FirstCall() {
     );
 
   return (
-    <Paper
-      component="section"
-      aria-labelledby="first-call"
-      variant="outlined"
-      sx={{ p: { xs: 2, sm: 3 }, mb: 4 }}
-    >
-      <Typography variant="h6" component="h2" id="first-call">
-        Create your first call
-      </Typography>
+    <Section id="first-call" title="Create your first call" outlined>
       <Typography color="text.secondary" sx={{ mb: 1 }}>
         A call has a name, its submission and review dates, and for each proposal type the forms
         applicants fill in and the forms reviewers fill in.
@@ -96,6 +81,6 @@ function FirstCall() {
       <Button component={RouterLink} to="/calls/new" variant="contained" sx={{ mt: 2 }}>
         Add Call for Proposal
       </Button>
-    </Paper>
+    </Section>
   );
 }

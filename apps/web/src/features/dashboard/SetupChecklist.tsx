@@ -1,9 +1,10 @@
 import type { SetupStatus } from '@merit/contract';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
-import { Box, Button, Chip, Paper, Stack, Typography } from '@mui/material';
+import { Box, Button, Chip, Stack, Typography } from '@mui/material';
 import { useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { Section } from '../../components/Section';
 import { useCommitteeList } from '../committees/committees.api';
 import { InvitationLink } from './InvitationLink';
 import { useSetupStatus } from './setup.api';
@@ -91,23 +92,16 @@ export function SetupChecklist({ userId }: { userId: number }) {
   };
 
   return (
-    <Paper
-      component="section"
-      aria-labelledby="setup-checklist"
-      variant="outlined"
-      sx={{ p: { xs: 2, sm: 3 }, mb: 4 }}
-    >
-      <Stack
-        direction="row"
-        sx={{ justifyContent: 'space-between', alignItems: 'baseline', gap: 2 }}
-      >
-        <Typography variant="h6" component="h2" id="setup-checklist">
-          Set up Merit for your committee
-        </Typography>
+    <Section
+      id="setup-checklist"
+      title="Set up Merit for your committee"
+      outlined
+      actions={
         <Button size="small" onClick={dismiss}>
           Dismiss
         </Button>
-      </Stack>
+      }
+    >
       <Typography color="text.secondary" sx={{ mb: 2 }}>
         {`${done} of ${STEPS.length} steps done. Each step ticks itself when it is done.`}
       </Typography>
@@ -158,6 +152,6 @@ export function SetupChecklist({ userId }: { userId: number }) {
           );
         })}
       </Box>
-    </Paper>
+    </Section>
   );
 }

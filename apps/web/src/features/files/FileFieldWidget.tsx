@@ -6,7 +6,7 @@ import { useEffect, type ReactNode } from 'react';
 import { DownloadFileButton } from './DownloadFileButton';
 import { fileFieldContext, type FileFieldContext } from './file-field-context';
 import { FileChooserButton } from './FileChooserButton';
-import { useProposalFiles } from './files.api';
+import { fileNotShownText, useProposalFiles } from './files.api';
 import { PDF_TYPES } from './uploader';
 import { UploadProgress } from './UploadProgress';
 import { useUpload } from './use-upload';
@@ -121,13 +121,7 @@ function ProposalFileField({
   } else {
     shown = (
       <>
-        <Typography color="text.secondary">
-          {files.isPending
-            ? 'Loading the file…'
-            : files.isError
-              ? 'The file’s name could not be loaded.'
-              : 'The file uploaded here has been deleted.'}
-        </Typography>
+        <Typography color="text.secondary">{fileNotShownText(files)}</Typography>
         {!files.isPending && choose('Upload PDF')}
       </>
     );

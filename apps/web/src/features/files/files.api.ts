@@ -27,6 +27,16 @@ export function useProposalFiles(proposalId: number) {
 }
 
 /**
+ * What stands in for a form field's file that the proposal's files (`useProposalFiles`)
+ * do not show: still loading, not loaded, or deleted since it was chosen.
+ */
+export function fileNotShownText(files: { isPending: boolean; isError: boolean }): string {
+  if (files.isPending) return 'Loading the file…';
+  if (files.isError) return 'The file’s name could not be loaded.';
+  return 'The file uploaded here has been deleted.';
+}
+
+/**
  * The file a finished tus upload made. The upload's answer carries no file id, so the
  * list is read again and searched for the upload's id (the last part of its URL); the
  * cache takes the fresh list, so every view of the files shows the new one at once.

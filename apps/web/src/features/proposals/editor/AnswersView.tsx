@@ -10,7 +10,7 @@ import {
 } from '@rjsf/utils';
 import { useMemo, type ReactNode } from 'react';
 import { DownloadFileButton } from '../../files/DownloadFileButton';
-import { useProposalFiles } from '../../files/files.api';
+import { fileNotShownText, useProposalFiles } from '../../files/files.api';
 import { formValidator } from '../../forms/json-schema/rjsf-validator';
 import type { Answers, EditorForm } from './editor-state';
 
@@ -177,16 +177,7 @@ function FileAnswer({ value, proposalId }: { value: unknown; proposalId: number 
 function ProposalFile({ fileId, proposalId }: { fileId: string; proposalId: number }) {
   const files = useProposalFiles(proposalId);
   const file = files.data?.find((item) => String(item.id) === fileId);
-  if (!file)
-    return (
-      <Typography color="text.secondary">
-        {files.isPending
-          ? 'Loading the file…'
-          : files.isError
-            ? 'The file’s name could not be loaded.'
-            : 'The file uploaded here has been deleted.'}
-      </Typography>
-    );
+  if (!file) return <Typography color="text.secondary">{fileNotShownText(files)}</Typography>;
   return (
     <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
       <Typography sx={{ overflowWrap: 'anywhere' }}>
