@@ -1,9 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyServerOptions } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config/config.js';
 import { openDatabase, type Database } from '../src/db/client.js';
@@ -19,7 +20,9 @@ export function testDatabaseKind(): 'pglite' | 'postgres' {
 
 /**
  * A fresh, migrated database for one test file: an in-memory PGlite, or a new database
- * on the PostgreSQL server of TEST_DATABASE_URL, dropped again by `drop`.
+ * on the PostgreSQL server of TEST_DATABASE_URL, dropped again by `drop`. Each is a copy
+ * of the template test/global-setup.ts migrated for this run; without that setup (a
+ * config that leaves it out) the database is migrated here.
  */
 export async function freshDatabase(): Promise<{
   database: Database;
@@ -28,22 +31,27 @@ export async function freshDatabase(): Promise<{
   drop: () => Promise<void>;
 }> {
   if (testDatabaseKind() === 'pglite') {
-    const database = await openDatabase({ kind: 'pglite' });
-    await database.migrate();
+    const templateTar = inject('pgliteTemplateTar');
+    const database = await openDatabase({
+      kind: 'pglite',
+      loadDataDir: templateTar ? new Blob([await readFile(templateTar)]) : undefined,
+    });
+    if (!templateTar) await database.migrate();
     return { database, drop: () => database.close() };
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl)
     throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL to point at a PostgreSQL server.');
+  const template = inject('postgresTemplate');
   const name = `merit_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const database = await openDatabase({ kind: 'postgres', url: url.toString() });
-  await database.migrate();
+  if (!template) await database.migrate();
   return {
     database,
     url: url.toString(),

@@ -50,7 +50,23 @@ describe('the PostgreSQL pool', () => {
     await withClient(async (other) => {
       await other.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
       const migrated = database.migrate();
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // Released only once the migration has waited for the lock twice the statement
+      // timeout (measured by PostgreSQL, not by a sleep here), which would have cancelled
+      // the wait had the timeout applied to it.
+      await expect
+        .poll(
+          async () => {
+            const { rows } = await other.query<{ waited: number }>(
+              `select coalesce(max(extract(epoch from clock_timestamp() - query_start) * 1000), 0)::float8 as waited
+                 from pg_stat_activity
+                where datname = current_database() and wait_event_type = 'Lock'
+                  and wait_event = 'advisory'`,
+            );
+            return rows[0]!.waited;
+          },
+          { timeout: 10_000, interval: 50 },
+        )
+        .toBeGreaterThan(600);
       await other.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
       await migrated;
     });

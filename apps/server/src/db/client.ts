@@ -65,7 +65,12 @@ export function redactUrl(url: string): string {
 }
 
 export type DatabaseTarget =
-  | { kind: 'pglite'; dataDir?: string }
+  | {
+      kind: 'pglite';
+      dataDir?: string;
+      /** In memory only (no dataDir): starts from this tar of a data folder (tests' template). */
+      loadDataDir?: Blob;
+    }
   | { kind: 'postgres'; url: string; statementTimeoutMs?: number };
 
 /** The database the configuration names: PostgreSQL at DATABASE_URL, or PGlite in DATA_DIR/db. */
@@ -80,13 +85,16 @@ export function configuredDatabase(config: Config): DatabaseTarget {
 }
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return target.kind === 'pglite' ? openPglite(target.dataDir) : openPostgres(target);
+  return target.kind === 'pglite' ? openPglite(target) : openPostgres(target);
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
-  // No dataDir: an in-memory database (tests).
+async function openPglite({
+  dataDir,
+  loadDataDir,
+}: Extract<DatabaseTarget, { kind: 'pglite' }>): Promise<Database> {
+  // No dataDir: an in-memory database (tests), empty or a copy of loadDataDir's tar.
   if (dataDir) await prepareEmbeddedDatabase(dataDir);
-  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  const client = dataDir ? new PGlite(dataDir) : new PGlite({ loadDataDir });
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
