@@ -28,7 +28,7 @@ const rows = {
   body: { items: [makeCallProposal()], page: 1, pageSize: 10, total: 1, sort: 'name' },
 };
 
-describe('prefetchFirstRoute', { timeout: 20_000 }, () => {
+describe('prefetchFirstRoute', () => {
   // The page must ask for exactly what the app asked as it started, or the early read is
   // wasted and the page asks again: each read goes out once, and before anything renders.
   it.each([

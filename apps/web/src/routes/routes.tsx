@@ -386,16 +386,20 @@ function lazyPagesIn(node: ReactNode, found: LazyPage[]): LazyPage[] {
  * Vite's preload of a chunk asks for its imports too, so this is one round of requests.
  * The login page's chunks are already named in index.html (preloadFirstPage in
  * vite.config.ts), so for a visitor this asks for nothing new in a build.
+ *
+ * Settles once all of it has arrived or failed. The app does not wait for that; component
+ * tests do, so that a page's code is loaded before a test rather than inside its waits.
  */
-export function preloadFirstRoute(pathname: string, signedIn: boolean): void {
+export function preloadFirstRoute(pathname: string, signedIn: boolean): Promise<void> {
   const matches = matchRoutes(routes, pathname) ?? [];
   const pages = matches.flatMap((match) => lazyPagesIn(match.route.element, []));
   const open = matches.some((match) => match.route.path?.startsWith('auth/'));
   const wanted = signedIn || open ? pages : [LoginPage];
   // A failed download here is tried again, and reported, when the page renders.
-  for (const wantedPage of wanted) wantedPage.preload().catch(() => {});
+  const loads: Promise<unknown>[] = wanted.map((page) => page.preload().catch(() => {}));
   // Signed in, the first render asks the API who this is, and the first answer needs the
   // contract's schemas: asked for now, they come with the pages instead of in a third
   // round after them. A visitor's login page needs them only on submit (and its budget).
-  if (signedIn) loadContract().catch(() => {});
+  if (signedIn) loads.push(loadContract().catch(() => {}));
+  return Promise.all(loads).then(() => {});
 }

@@ -5,6 +5,7 @@ import { createQueryClient } from '../api/query-client';
 import { setToken } from '../api/session';
 import { AppProviders } from '../AppProviders';
 import { routes } from '../routes/routes';
+import { NAVIGATION_TIMEOUT } from './timeouts';
 
 interface StubResponse {
   status?: number;
@@ -22,10 +23,10 @@ export type ApiHandler = (request: {
 
 /**
  * For `findBy…` queries that wait on a chain of lazily loaded pages (login, then the
- * shell, then the page): the first import of each chunk in jsdom can exceed the
- * default second when the whole suite runs at once.
+ * shell, then the page): the first import of each chunk in jsdom evaluates it, which on
+ * a loaded machine takes longer than findBy's usual limit (test/timeouts.ts).
  */
-export const AFTER_NAVIGATION = { timeout: 4000 };
+export const AFTER_NAVIGATION = { timeout: NAVIGATION_TIMEOUT };
 
 /**
  * What every page may ask without a test saying so: no federated login is configured, and

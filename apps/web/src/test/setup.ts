@@ -5,9 +5,10 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { resetSessionForTests } from '../api/session';
+import { ASYNC_UTIL_TIMEOUT } from './timeouts';
 
 // findBy* and waitFor give a loaded machine time before declaring an element missing.
-configure({ asyncUtilTimeout: 8_000 });
+configure({ asyncUtilTimeout: ASYNC_UTIL_TIMEOUT });
 
 // jsdom has no layout, so no scrolling; react-router's ScrollRestoration calls it.
 window.scrollTo = () => {};

@@ -21,7 +21,7 @@ const rowsOf = (table: HTMLElement) =>
     .getAllByRole('row')
     .map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent));
 
-describe('Reminders you receive, on My Account', { timeout: 20_000 }, () => {
+describe('Reminders you receive, on My Account', () => {
   it('lists the reminders coming and those sent lately, and says why they stay on', async () => {
     const section = await openAccount();
     expect(section).toHaveTextContent(

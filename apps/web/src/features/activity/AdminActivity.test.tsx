@@ -28,8 +28,7 @@ const ACTIONS = [
   { action: 'login.succeeded', label: 'Logged in' },
 ];
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('the administrators’ Activity page', { timeout: 30_000 }, () => {
+describe('the administrators’ Activity page', () => {
   it('is in the side menu’s administration, and shows security events with their chip beside the audit rows', async () => {
     const user = userEvent.setup();
     const fetchStub = stubApi({

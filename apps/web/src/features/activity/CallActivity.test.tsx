@@ -42,8 +42,7 @@ async function openPage(path = '/calls/12/activity') {
 
 const field = (name: string) => screen.getByRole('combobox', { name });
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('the Activity page of a call', { timeout: 30_000 }, () => {
+describe('the Activity page of a call', () => {
   it('is in the call’s Manage menu for its chairs, and lists its rows with their proposals', async () => {
     const user = userEvent.setup();
     stubPage();

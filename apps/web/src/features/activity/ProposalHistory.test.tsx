@@ -15,8 +15,7 @@ const historyTable = () => screen.findByRole('table', { name: 'History of Dark m
 const rowOf = (table: HTMLElement, text: string) =>
   within(table).getByRole('row', { name: new RegExp(text) });
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('the History tab of a proposal', { timeout: 30_000 }, () => {
+describe('the History tab of a proposal', () => {
   it('shows the team its own timeline, newest first, with the sentence that says so', async () => {
     const user = userEvent.setup();
     stubEditor(

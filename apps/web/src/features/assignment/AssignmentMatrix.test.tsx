@@ -54,8 +54,7 @@ const manyRows = (n: number, from = 1) =>
     makeMatrixRow({ proposalId: from + index, name: `Proposal ${from + index}`, cells: [] }),
   );
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('the Assignment Matrix', { timeout: 30_000 }, () => {
+describe('the Assignment Matrix', () => {
   it('shows each member’s load and cap, each proposal’s count, and each cell in words', async () => {
     stubPage();
     await openMatrix();

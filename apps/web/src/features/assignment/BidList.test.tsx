@@ -27,8 +27,7 @@ async function openBids() {
 
 const bidButton = (name: string) => screen.getByRole('button', { name });
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('Bid on Proposals', { timeout: 30_000 }, () => {
+describe('Bid on Proposals', () => {
   it('lists what bidding shows, with each bid, and no link while the call hides proposals', async () => {
     stubPage();
     await openBids();

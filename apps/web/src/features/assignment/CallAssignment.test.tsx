@@ -42,8 +42,7 @@ const bodiesOf = (fetchStub: ReturnType<typeof stubApi>, call: string) =>
 const rowOf = (table: HTMLElement, name: string) =>
   within(table).getByRole('row', { name: new RegExp(name) });
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('the Assignment page', { timeout: 30_000 }, () => {
+describe('the Assignment page', () => {
   it('shows the counts, the members with their loads and caps, and the call as subtitle', async () => {
     stubPage();
     await openPage();

@@ -7,7 +7,7 @@ vi.mock('./captcha/load-altcha', () => import('../../test/fake-altcha'));
 
 beforeEach(resetFakeAltcha);
 
-describe('registration from an invitation link', { timeout: 20_000 }, () => {
+describe('registration from an invitation link', () => {
   it('names the committee that sent it', async () => {
     stubApi({ 'GET /invitations/3.good': { body: { committeeName: 'Synchrotron' } } });
     renderApp('/auth/register?invite=3.good');

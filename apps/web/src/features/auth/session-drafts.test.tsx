@@ -60,7 +60,7 @@ async function logIn(username: string) {
 beforeEach(resetFakeAltcha);
 afterEach(() => clearAllDrafts());
 
-describe('the unsaved answers kept in this browser', { timeout: 30_000 }, () => {
+describe('the unsaved answers kept in this browser', () => {
   it('are forgotten when their person logs out', async () => {
     const user = userEvent.setup();
     stubAccountPage();

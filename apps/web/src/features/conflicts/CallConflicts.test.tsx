@@ -57,8 +57,7 @@ async function openPage(path = '/calls/12/conflicts') {
 const rowOf = (table: HTMLElement, name: string) =>
   within(table).getByRole('row', { name: new RegExp(name) });
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('the Conflicts page', { timeout: 30_000 }, () => {
+describe('the Conflicts page', () => {
   it('shows the counts, the proposals without declarations, and what matched in words', async () => {
     const user = userEvent.setup();
     const fetchStub = stubPage({

@@ -29,8 +29,7 @@ const DECLARATION = 'Members declare conflicts before reading a proposal';
 
 const summaryRow = (label: string) => screen.getByRole('rowheader', { name: label }).closest('tr')!;
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('the call wizard’s conflict settings', { timeout: 20_000 }, () => {
+describe('the call wizard’s conflict settings', () => {
   it('loads the call’s settings, turns declaring off with conflicts, and sends both', async () => {
     const call = makeCall({
       abilities: chairAbilities,

@@ -228,7 +228,7 @@ describe('the applicant’s Conflicts panel', () => {
   });
 });
 
-describe('the proposal editor', { timeout: 30_000 }, () => {
+describe('the proposal editor', () => {
   it('shows its author the Conflicts panel below the forms', async () => {
     stubEditor({}, { 'GET /proposals/30/conflicts/': { body: makeProposalConflicts() } });
     await openEditor();

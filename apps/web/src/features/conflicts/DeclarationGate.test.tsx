@@ -57,8 +57,7 @@ async function openGate(path = '/calls/12/proposals/30/') {
   );
 }
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('the declaration gate', { timeout: 30_000 }, () => {
+describe('the declaration gate', () => {
   it('shows the facts instead of the proposal, and opens the proposal after No conflict', async () => {
     const user = userEvent.setup();
     const fetchStub = gatedServer();

@@ -23,8 +23,7 @@ async function openList(items: CallProposal[]) {
 const rowOf = (table: HTMLElement, name: string) =>
   within(table).getByRole('row', { name: new RegExp(name) });
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('the proposal list’s conflict marks', { timeout: 20_000 }, () => {
+describe('the proposal list’s conflict marks', () => {
   it('marks the rows the caller has a conflict with', async () => {
     const table = await openList([
       makeCallProposal({ myConflict: true }),

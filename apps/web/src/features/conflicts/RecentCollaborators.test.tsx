@@ -89,7 +89,7 @@ describe('My Account’s recent collaborators', () => {
     ).toHaveAccessibleDescription('Please enter a valid email address.');
   });
 
-  it('is a section of My Account', { timeout: 20_000 }, async () => {
+  it('is a section of My Account', async () => {
     collaboratorsServer([{ name: 'Grace Hopper', email: 'grace@navy.mil' }], {
       'GET /user_details/': { body: makeUser() },
       'GET /auth/sessions/': { body: [] },

@@ -108,8 +108,7 @@ const itemOf = (list: HTMLElement, name: string) =>
     .getAllByRole('listitem')
     .find((item) => item.textContent?.startsWith(name))!;
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('Manage Reviewers with conflicts of interest', { timeout: 30_000 }, () => {
+describe('Manage Reviewers with conflicts of interest', () => {
   it('marks conflicted members, and asks the reason before assigning a confirmed one', async () => {
     const fetchStub = stubChair();
     const { user, dialog, members } = await openDialog();

@@ -35,8 +35,7 @@ const stepOf = (name: string) =>
 
 afterEach(() => window.localStorage.clear());
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('the guided first run', { timeout: 20_000 }, () => {
+describe('the guided first run', () => {
   it('shows the admin a checklist, ticked from the server’s counts, with the invitation link', async () => {
     stubDashboard(admin, {
       'GET /admin/setup/': { body: { ...nothingYet, committees: 1, forms: 2 } },

@@ -56,8 +56,7 @@ function bodiesOf(fetchStub: ReturnType<typeof stubApi>, call: string): unknown[
     .map(([, init]) => JSON.parse(init!.body as string));
 }
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('the Ranking page', { timeout: 30_000 }, () => {
+describe('the Ranking page', () => {
   it('lists the proposals in rank order with the line, the totals and the oversubscription', async () => {
     stubPage({ [RANKING]: { body: makeRanking({ hidden: 2 }) } });
     await openPage();

@@ -4,7 +4,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { adminUser, makeFormName } from '../../test/admin-fixtures';
-import { apiCalls, renderApp, sentBody, stubApi } from '../../test/render-app';
+import { AFTER_NAVIGATION, apiCalls, renderApp, sentBody, stubApi } from '../../test/render-app';
 
 // CodeMirror needs layout that jsdom lacks; the editor's contract (a labelled text that
 // reports changes) is what the page relies on, so a textarea stands in for it.
@@ -67,7 +67,7 @@ function typeInto(label: string, text: string) {
 async function openNewForm(answers?: Parameters<typeof stubApi>[0]) {
   const fetchStub = formServer(answers);
   const app = renderApp('/forms/new', { token: 'k' });
-  await screen.findByRole('heading', { name: 'New Form' }, { timeout: 5000 });
+  await screen.findByRole('heading', { name: 'New Form' }, AFTER_NAVIGATION);
   fireEvent.change(screen.getByLabelText(/^Form name/), { target: { value: '11' } });
   fireEvent.change(screen.getByLabelText(/^Version/), { target: { value: '1' } });
   return { fetchStub, app, user: userEvent.setup() };
@@ -152,7 +152,7 @@ describe('form editor', () => {
     formServer({ 'GET /form_examples/': { body: [example] } });
     const user = userEvent.setup();
     renderApp('/forms/new', { token: 'k' });
-    await screen.findByRole('heading', { name: 'New Form' }, { timeout: 5000 });
+    await screen.findByRole('heading', { name: 'New Form' }, AFTER_NAVIGATION);
 
     await user.click(screen.getByRole('button', { name: 'Load example' }));
     await user.click(await screen.findByRole('menuitem', { name: /^Review scores/ }));
@@ -197,7 +197,7 @@ describe('form editor', () => {
       'GET /forms/?id=31': { body: { ...savedForm, isUsed: true } },
     });
     renderApp('/forms/31/', { token: 'k' });
-    await screen.findByRole('heading', { name: 'Review Scores · version 1' }, { timeout: 5000 });
+    await screen.findByRole('heading', { name: 'Review Scores · version 1' }, AFTER_NAVIGATION);
 
     expect(screen.getByText(/A call uses this form, so it cannot be changed/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();

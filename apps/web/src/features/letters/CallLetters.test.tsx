@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../test/fixtures';
 import { AFTER_NAVIGATION, apiCalls, renderApp, sentBody, stubApi } from '../../test/render-app';
+import { scaled } from '../../test/timeouts';
 import { chairAbilities, makeCall } from '../calls/calls.fixtures';
 import {
   makeCallLetters,
@@ -52,8 +53,7 @@ async function replace(user: ReturnType<typeof userEvent.setup>, input: HTMLElem
   await user.paste(text);
 }
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('the Letters page', { timeout: 30_000 }, () => {
+describe('the Letters page', () => {
   it('refuses a field the letters do not know as it is typed, then saves the templates', async () => {
     const fetchStub = stubPage({
       [SAVE]: ({ body }) => ({
@@ -229,7 +229,7 @@ describe('the Letters page', { timeout: 30_000 }, () => {
     await waitFor(
       () =>
         expect(screen.getByRole('row', { name: /Crystal growth/ })).not.toHaveTextContent('Queued'),
-      { timeout: 10_000 },
+      { timeout: scaled(10_000) },
     );
     expect(screen.getByRole('row', { name: /Crystal growth/ })).toHaveTextContent('Sent');
     expect(screen.getByRole('row', { name: /Muon lifetimes/ })).toHaveTextContent('Failed');

@@ -50,8 +50,7 @@ const linksIn = (table: HTMLElement) =>
 const rowOf = (table: HTMLElement, name: string) =>
   within(table).getByRole('row', { name: new RegExp(name) });
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('the Progress page', { timeout: 30_000 }, () => {
+describe('the Progress page', () => {
   it('shows the totals, the chart in words, and each member’s reviews', async () => {
     stubPage();
     await openPage();

@@ -49,8 +49,7 @@ async function replace(user: ReturnType<typeof userEvent.setup>, input: HTMLElem
   await user.paste(text);
 }
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('the Reminders page', { timeout: 30_000 }, () => {
+describe('the Reminders page', () => {
   it('shows each rule: to whom, when, on or off, its text and when it is next due', async () => {
     stubPage();
     await openPage();

@@ -80,8 +80,7 @@ describe('reviewerCandidates', () => {
   });
 });
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('Manage Reviewers', { timeout: 30_000 }, () => {
+describe('Manage Reviewers', () => {
   it('assigns a member found by search, shows a refusal in red, and removes after asking', async () => {
     const user = userEvent.setup();
     let reviewers: Reviewer[] = [];

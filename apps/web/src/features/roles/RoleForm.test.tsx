@@ -40,7 +40,7 @@ describe('role form', () => {
   it('says as soon as the dates are picked that the role ends before it starts, and sends nothing', async () => {
     const fetchStub = roleServer();
     renderApp('/users/7/roles/new', { token: 'k' });
-    await screen.findByRole('heading', { name: 'Add a role for Ada Lovelace' }, { timeout: 5000 });
+    await screen.findByRole('heading', { name: 'Add a role for Ada Lovelace' }, AFTER_NAVIGATION);
     await screen.findByRole('option', { name: 'Telescope Time' });
 
     fireEvent.change(screen.getByLabelText(/^Committee/), { target: { value: '3' } });
@@ -79,7 +79,7 @@ describe('role form', () => {
   it('edits a role from its saved whole days, and returns to the user', async () => {
     const fetchStub = roleServer();
     const app = renderApp('/users/7/roles/21/', { token: 'k' });
-    await screen.findByRole('heading', { name: "Edit Ada Lovelace's role" }, { timeout: 5000 });
+    await screen.findByRole('heading', { name: "Edit Ada Lovelace's role" }, AFTER_NAVIGATION);
 
     // The last millisecond of 31 December in UTC is still 31 December.
     expect(await screen.findByLabelText(/^Effective until/)).toHaveValue('2026-12-31');
@@ -105,7 +105,7 @@ describe('role form', () => {
       'GET /roles/7/': { body: [{ ...role, facilities: ['MX2', 'SAXS'], keywords: ['optics'] }] },
     });
     const app = renderApp('/users/7/roles/21/', { token: 'k' });
-    await screen.findByRole('heading', { name: "Edit Ada Lovelace's role" }, { timeout: 5000 });
+    await screen.findByRole('heading', { name: "Edit Ada Lovelace's role" }, AFTER_NAVIGATION);
 
     const facilities = await screen.findByLabelText('Facilities');
     const keywords = screen.getByLabelText('Keywords');

@@ -64,8 +64,7 @@ const itemNames = (menu: HTMLElement) =>
     .getAllByRole('menuitem')
     .map((item) => item.textContent);
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('CallDetailPage', { timeout: 20_000 }, () => {
+describe('CallDetailPage', () => {
   it('shows the details, the description and the forms of each type', async () => {
     stubApi({ 'GET /user_details/': { body: makeUser() }, 'GET /calls/12/': { body: makeCall() } });
     renderApp('/calls/12/', { token: 'k' });

@@ -40,8 +40,7 @@ function serve(user = member) {
 
 const table = () => screen.findByRole('table', undefined, AFTER_NAVIGATION);
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('CallListPage', { timeout: 20_000 }, () => {
+describe('CallListPage', () => {
   it('switches between the open and closed lists with the toggle', async () => {
     const fetchStub = serve();
     const app = renderApp('/calls', { token: 'k' });
@@ -134,7 +133,7 @@ describe('CallListPage', { timeout: 20_000 }, () => {
   });
 });
 
-describe('CallListPage sorting and the address', { timeout: 20_000 }, () => {
+describe('CallListPage sorting and the address', () => {
   const january = makeSummary({
     id: 1,
     name: 'Round 10',

@@ -14,8 +14,7 @@ const NO_CAPACITY = {
   'GET /calls/12/capacity/': { body: makeCapacity({ capacity: {}, asked: [], lines: [] }) },
 };
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('ManageCallPage', { timeout: 20_000 }, () => {
+describe('ManageCallPage', () => {
   it('shows the counts, warns about proposals lacking reviews, and closes after confirmation', async () => {
     let call = closable;
     const fetchStub = stubApi({

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { makeSummary } from '../../features/calls/calls.fixtures';
 import { adminUser, makeCommittee } from '../../test/admin-fixtures';
-import { renderApp, stubApi } from '../../test/render-app';
+import { AFTER_NAVIGATION, renderApp, stubApi } from '../../test/render-app';
 
 /** The committee's invitation link (issue 30), shown above its tabs. */
 const INVITATION = { token: '3.signed', committeeName: 'Astronomy' };
@@ -26,7 +26,7 @@ describe('CommitteeDetailPage, Calls tab', () => {
     });
     renderApp('/committees/3/?tab=calls', { token: 'k' });
 
-    const current = await screen.findByRole('table', { name: 'Current calls' }, { timeout: 5000 });
+    const current = await screen.findByRole('table', { name: 'Current calls' }, AFTER_NAVIGATION);
     expect(within(current).getByRole('link', { name: 'Telescope 2026' })).toHaveAttribute(
       'href',
       '/calls/1/',
@@ -59,7 +59,7 @@ describe('CommitteeDetailPage tables', () => {
       },
     });
     const app = renderApp('/committees/3/?tab=calls', { token: 'k' });
-    const closed = await screen.findByRole('table', { name: 'Closed calls' }, { timeout: 5000 });
+    const closed = await screen.findByRole('table', { name: 'Closed calls' }, AFTER_NAVIGATION);
     const current = screen.getByRole('table', { name: 'Current calls' });
     const names = (table: HTMLElement) =>
       within(table)
@@ -87,9 +87,7 @@ describe('CommitteeDetailPage tables', () => {
     });
     renderApp('/committees/3/', { token: 'k' });
     const empty = (
-      await screen.findByText(/This committee has no current members/, undefined, {
-        timeout: 5000,
-      })
+      await screen.findByText(/This committee has no current members/, undefined, AFTER_NAVIGATION)
     ).closest('p')!;
     // Not the side menu's link: the one in the sentence that says what to do.
     expect(within(empty).getByRole('link', { name: 'Manage Users' })).toHaveAttribute(

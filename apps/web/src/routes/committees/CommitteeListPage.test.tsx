@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { adminUser, makeCommittee } from '../../test/admin-fixtures';
-import { apiCalls, renderApp, sentBody, stubApi } from '../../test/render-app';
+import { AFTER_NAVIGATION, apiCalls, renderApp, sentBody, stubApi } from '../../test/render-app';
 
 const unused = makeCommittee({ id: 3, name: 'Telescope Time', canDelete: true });
 const used = makeCommittee({ id: 4, name: 'Beamline', canDelete: false });
@@ -28,7 +28,7 @@ describe('CommitteeListPage', () => {
   it('offers Delete only for a committee nothing refers to, and In use otherwise', async () => {
     committeeServer();
     renderApp('/committees', { token: 'k' });
-    await screen.findByRole('link', { name: 'Beamline' }, { timeout: 5000 });
+    await screen.findByRole('link', { name: 'Beamline' }, AFTER_NAVIGATION);
 
     expect(within(rowOf('Beamline')).getByText('In use')).toBeInTheDocument();
     expect(within(rowOf('Beamline')).queryByRole('button')).not.toBeInTheDocument();
@@ -46,7 +46,7 @@ describe('CommitteeListPage', () => {
     const fetchStub = committeeServer();
     renderApp('/committees', { token: 'k' });
     const user = userEvent.setup();
-    await screen.findByRole('link', { name: 'Telescope Time' }, { timeout: 5000 });
+    await screen.findByRole('link', { name: 'Telescope Time' }, AFTER_NAVIGATION);
 
     await user.click(screen.getByRole('button', { name: 'Delete Telescope Time' }));
     let dialog = await screen.findByRole('dialog', { name: 'Delete this committee?' });
@@ -82,7 +82,7 @@ describe('CommitteeListPage', () => {
     renderApp('/committees', { token: 'k' });
     const user = userEvent.setup();
     await user.click(
-      await screen.findByRole('button', { name: 'Delete Telescope Time' }, { timeout: 5000 }),
+      await screen.findByRole('button', { name: 'Delete Telescope Time' }, AFTER_NAVIGATION),
     );
     const dialog = await screen.findByRole('dialog', { name: 'Delete this committee?' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));

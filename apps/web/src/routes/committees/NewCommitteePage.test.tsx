@@ -3,7 +3,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { adminUser } from '../../test/admin-fixtures';
-import { renderApp, stubApi } from '../../test/render-app';
+import { AFTER_NAVIGATION, renderApp, stubApi } from '../../test/render-app';
 
 describe('NewCommitteePage', () => {
   it("shows the server's message under the field it is about, and in the red list", async () => {
@@ -20,7 +20,7 @@ describe('NewCommitteePage', () => {
     });
     const user = userEvent.setup();
     renderApp('/committees/new', { token: 'k' });
-    await screen.findByRole('heading', { name: 'New Committee' }, { timeout: 5000 });
+    await screen.findByRole('heading', { name: 'New Committee' }, AFTER_NAVIGATION);
 
     const name = screen.getByRole('textbox', { name: /^Name/ });
     fireEvent.change(name, { target: { value: 'Telescope Time' } });

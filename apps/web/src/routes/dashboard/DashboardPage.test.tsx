@@ -16,8 +16,7 @@ const memberRole = {
   current: true,
 };
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('DashboardPage', { timeout: 20_000 }, () => {
+describe('DashboardPage', () => {
   it('counts the open calls and links to them', async () => {
     stubApi({
       'GET /user_details/': { body: makeUser() },

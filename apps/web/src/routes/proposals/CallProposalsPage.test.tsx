@@ -31,8 +31,7 @@ const submitted = makeCallProposal({
   editable: false,
 });
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('CallProposalsPage', { timeout: 20_000 }, () => {
+describe('CallProposalsPage', () => {
   it('lists the call’s proposals as the server pages them, sorted by name', async () => {
     const user = userEvent.setup();
     const fetchStub = stubApi({
@@ -176,7 +175,7 @@ describe('CallProposalsPage', { timeout: 20_000 }, () => {
   });
 });
 
-describe('CallProposalsPage, the chair’s view', { timeout: 20_000 }, () => {
+describe('CallProposalsPage, the chair’s view', () => {
   const rebecca = { id: 21, name: 'Rebecca Reviewer' };
   const galaxy = makeCallProposal({
     id: 40,

@@ -12,8 +12,7 @@ const openCall = makeCall({
   proposalTypes: [makeProposalType(), makeProposalType({ typeId: 41, typeName: 'Rapid access' })],
 });
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('NewProposalPage', { timeout: 20_000 }, () => {
+describe('NewProposalPage', () => {
   it('creates the proposal and opens its editor without a reload', async () => {
     const user = userEvent.setup();
     const fetchStub = stubApi({

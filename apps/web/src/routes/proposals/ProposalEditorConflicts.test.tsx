@@ -3,7 +3,7 @@ import type { LockState } from '@merit/contract';
 import { editingMessages, LOCK_POLL_MS, messages, proposalMessages } from '@merit/domain';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { atLocalTime } from '../../features/drafts/draft-time';
 import {
   clearAllDrafts,
@@ -25,6 +25,8 @@ import {
 } from '../../features/proposals/editor/editor.fixtures';
 import { fakePollTimers } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
+import { LOAD_TIMEOUT } from '../../test/timeouts';
+import { preloadFirstRoute } from '../routes';
 
 /*
  * The proposal editor when work could be lost (issue 25): answers someone else saved
@@ -57,7 +59,11 @@ async function typedOverGrace() {
   return { user, saved, fetchStub, dialog: await conflictDialog() };
 }
 
-describe('a save someone else’s save came before', { timeout: 30_000 }, () => {
+// The page's code is loaded before the tests, as the app loads it when it starts on this
+// address: the first test's waits are for the editor, not for its code's first evaluation.
+beforeAll(() => preloadFirstRoute(PATH, true), LOAD_TIMEOUT);
+
+describe('a save someone else’s save came before', () => {
   it('names the form, who saved it and when, and shows what differs', async () => {
     const { dialog, fetchStub } = await typedOverGrace();
     expect(dialog).toHaveTextContent(
@@ -110,7 +116,7 @@ describe('a save someone else’s save came before', { timeout: 30_000 }, () => 
   });
 });
 
-describe('the lock', { timeout: 30_000 }, () => {
+describe('the lock', () => {
   it('coming back loads what was saved meanwhile: unchanged forms take it, changed ones ask', async () => {
     fakePollTimers();
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
@@ -219,7 +225,7 @@ describe('the lock', { timeout: 30_000 }, () => {
   });
 });
 
-describe('unsaved answers kept on this computer', { timeout: 30_000 }, () => {
+describe('unsaved answers kept on this computer', () => {
   it('are kept as the person types, and offered back when the editor opens again', async () => {
     const user = userEvent.setup();
     const saved = fakeAnswers({ '1': { title: 'Axions' } });

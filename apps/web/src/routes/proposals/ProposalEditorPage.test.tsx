@@ -2,7 +2,7 @@ import type { LockState, ProposalDetail } from '@merit/contract';
 import { LOCK_POLL_MS, proposalMessages, submissionStandingMessages } from '@merit/domain';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ADA_HOLDS_IT,
   answerTo,
@@ -19,9 +19,15 @@ import { formatCallDate } from '../../features/calls/call-dates';
 import { makeProposal, readerAbilities } from '../../features/proposals/proposals.fixtures';
 import { fakePollTimers } from '../../test/fixtures';
 import { sentBody } from '../../test/render-app';
+import { LOAD_TIMEOUT } from '../../test/timeouts';
+import { preloadFirstRoute } from '../routes';
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('ProposalEditorPage', { timeout: 30_000 }, () => {
+// The page's code (the shell, react-jsonschema-form, the validator) is loaded as the app
+// loads it when it starts on this address, before the tests: otherwise the first test's
+// wait for the heading paid its first evaluation, which on a loaded machine outlasted it.
+beforeAll(() => preloadFirstRoute(PATH, true), LOAD_TIMEOUT);
+
+describe('ProposalEditorPage', () => {
   it('shows a tab per form, marks unsaved changes, and saves the form in view', async () => {
     const user = userEvent.setup();
     const fetchStub = stubEditor();

@@ -21,8 +21,7 @@ const member = makeUser({
   ],
 });
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('PendingReviewsPage', { timeout: 20_000 }, () => {
+describe('PendingReviewsPage', () => {
   it('lists what the member may review now, nearest deadline first, each with Write Review', async () => {
     stubApi({
       'GET /user_details/': { body: member },

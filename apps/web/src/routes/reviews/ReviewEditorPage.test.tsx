@@ -106,8 +106,7 @@ const score = () => screen.getByRole('status', { name: 'Score' });
 const scoreChoice = (field: 'significance' | 'feasibility', value: number) =>
   screen.getAllByRole('radio', { name: String(value) })[field === 'significance' ? 0 : 1]!;
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('ReviewEditorPage', { timeout: 30_000 }, () => {
+describe('ReviewEditorPage', () => {
   it('shows the proposal read-only, works the score out as the reviewer scores, and saves', async () => {
     const user = userEvent.setup();
     const fetchStub = stubReview();
@@ -358,253 +357,245 @@ function todayAt1432(): number {
   return at.getTime();
 }
 
-describe(
-  'ReviewEditorPage: a review saved elsewhere, and answers kept on this computer',
-  {
-    timeout: 30_000,
-  },
-  () => {
-    it('saves the changed forms one after another, each from the version the last one answered', async () => {
-      const user = userEvent.setup();
-      const fetchStub = stubOwnReview({ 'POST /review_responses/': savesOfReview(3) });
-      await openReview(OWN_REVIEW);
-      await user.type(strengths(), ' Bold.');
-      await user.click(tab('Scores'));
-      await user.click(scoreChoice('significance', 5));
-      await user.click(screen.getByRole('button', { name: 'Save' }));
-      expect(await screen.findByText('Saved successfully.')).toBeInTheDocument();
+describe('ReviewEditorPage: a review saved elsewhere, and answers kept on this computer', () => {
+  it('saves the changed forms one after another, each from the version the last one answered', async () => {
+    const user = userEvent.setup();
+    const fetchStub = stubOwnReview({ 'POST /review_responses/': savesOfReview(3) });
+    await openReview(OWN_REVIEW);
+    await user.type(strengths(), ' Bold.');
+    await user.click(tab('Scores'));
+    await user.click(scoreChoice('significance', 5));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved successfully.')).toBeInTheDocument();
 
-      const sent = saves(fetchStub);
-      expect(sent.map(({ reviewId, version, formId }) => ({ reviewId, version, formId }))).toEqual([
-        { reviewId: 90, version: 3, formId: 5 },
-        { reviewId: 90, version: 4, formId: 6 },
-      ]);
-      expect(sent[1]!.hash).toBe(sent[0]!.hash);
+    const sent = saves(fetchStub);
+    expect(sent.map(({ reviewId, version, formId }) => ({ reviewId, version, formId }))).toEqual([
+      { reviewId: 90, version: 3, formId: 5 },
+      { reviewId: 90, version: 4, formId: 6 },
+    ]);
+    expect(sent[1]!.hash).toBe(sent[0]!.hash);
 
-      // The next Save starts from the version the last save answered.
-      await user.click(scoreChoice('feasibility', 5));
-      await user.click(screen.getByRole('button', { name: 'Save' }));
-      await waitFor(() => expect(saves(fetchStub)).toHaveLength(3));
-      expect(saves(fetchStub)[2]).toMatchObject({ reviewId: 90, version: 5, formId: 6 });
+    // The next Save starts from the version the last save answered.
+    await user.click(scoreChoice('feasibility', 5));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(saves(fetchStub)).toHaveLength(3));
+    expect(saves(fetchStub)[2]).toMatchObject({ reviewId: 90, version: 5, formId: 6 });
+  });
+
+  it('shows what was saved elsewhere, and Keep mine saves the person’s answers over it', async () => {
+    const user = userEvent.setup();
+    const fetchStub = stubOwnReview({
+      'POST /review_responses/': staleThenSaved(savedElsewhere),
     });
+    await openReview(OWN_REVIEW);
+    await typeAndSave(user, 'Mine.');
 
-    it('shows what was saved elsewhere, and Keep mine saves the person’s answers over it', async () => {
-      const user = userEvent.setup();
-      const fetchStub = stubOwnReview({
-        'POST /review_responses/': staleThenSaved(savedElsewhere),
-      });
-      await openReview(OWN_REVIEW);
-      await typeAndSave(user, 'Mine.');
-
-      const dialog = await screen.findByRole('dialog', {
-        name: reviewEditingMessages.conflictTitle,
-      });
-      expect(dialog).toHaveTextContent(
-        reviewEditingMessages.savedElsewhere(atLocalTime(savedElsewhere.savedAt)),
-      );
-      const row = within(dialog).getByRole('row', { name: /Science Review: Strengths/ });
-      expect(
-        within(row)
-          .getAllByRole('cell')
-          .map((cell) => cell.textContent),
-      ).toEqual(['Mine.', 'Sharper plan.']);
-      await user.click(within(dialog).getByRole('button', { name: 'Keep mine' }));
-
-      expect(await screen.findByText('Saved successfully.')).toBeInTheDocument();
-      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-      expect(saves(fetchStub).map(({ version, data }) => ({ version, data }))).toEqual([
-        { version: 3, data: { strengths: 'Mine.', weaknesses: 'Few nights.' } },
-        // Again, from the version saved elsewhere.
-        { version: 5, data: { strengths: 'Mine.', weaknesses: 'Few nights.' } },
-      ]);
-      expect(strengths()).toHaveValue('Mine.');
-      await waitFor(async () => expect(await getDraft(scienceDraft)).toBeUndefined());
+    const dialog = await screen.findByRole('dialog', {
+      name: reviewEditingMessages.conflictTitle,
     });
+    expect(dialog).toHaveTextContent(
+      reviewEditingMessages.savedElsewhere(atLocalTime(savedElsewhere.savedAt)),
+    );
+    const row = within(dialog).getByRole('row', { name: /Science Review: Strengths/ });
+    expect(
+      within(row)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Mine.', 'Sharper plan.']);
+    await user.click(within(dialog).getByRole('button', { name: 'Keep mine' }));
 
-    it('Take theirs shows the saved answers, and the next save starts from their version', async () => {
-      const user = userEvent.setup();
-      const fetchStub = stubOwnReview({
-        'POST /review_responses/': staleThenSaved(savedElsewhere),
-      });
-      await openReview(OWN_REVIEW);
-      await typeAndSave(user, 'Mine.');
-      const dialog = await screen.findByRole('dialog', {
-        name: reviewEditingMessages.conflictTitle,
-      });
-      await user.click(within(dialog).getByRole('button', { name: 'Take theirs' }));
+    expect(await screen.findByText('Saved successfully.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(saves(fetchStub).map(({ version, data }) => ({ version, data }))).toEqual([
+      { version: 3, data: { strengths: 'Mine.', weaknesses: 'Few nights.' } },
+      // Again, from the version saved elsewhere.
+      { version: 5, data: { strengths: 'Mine.', weaknesses: 'Few nights.' } },
+    ]);
+    expect(strengths()).toHaveValue('Mine.');
+    await waitFor(async () => expect(await getDraft(scienceDraft)).toBeUndefined());
+  });
 
-      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-      expect(strengths()).toHaveValue('Sharper plan.');
-      expect(tab('Science Review')).toHaveAccessibleName('Science Review');
-      expect(saves(fetchStub)).toHaveLength(1);
-      await waitFor(async () => expect(await getDraft(scienceDraft)).toBeUndefined());
-
-      await user.type(strengths(), ' Agreed.');
-      await user.click(screen.getByRole('button', { name: 'Save' }));
-      expect(await screen.findByText('Saved successfully.')).toBeInTheDocument();
-      expect(saves(fetchStub)[1]).toMatchObject({
-        version: 5,
-        data: { strengths: 'Sharper plan. Agreed.' },
-      });
+  it('Take theirs shows the saved answers, and the next save starts from their version', async () => {
+    const user = userEvent.setup();
+    const fetchStub = stubOwnReview({
+      'POST /review_responses/': staleThenSaved(savedElsewhere),
     });
-
-    it('Copy mine puts the person’s answers on the clipboard, then takes theirs', async () => {
-      const user = userEvent.setup();
-      stubOwnReview({ 'POST /review_responses/': staleThenSaved(savedElsewhere) });
-      await openReview(OWN_REVIEW);
-      await typeAndSave(user, 'Mine.');
-      const dialog = await screen.findByRole('dialog', {
-        name: reviewEditingMessages.conflictTitle,
-      });
-      await user.click(within(dialog).getByRole('button', { name: 'Copy mine' }));
-
-      expect(await screen.findByText(reviewEditingMessages.copied)).toBeInTheDocument();
-      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-      expect(await navigator.clipboard.readText()).toBe(
-        'Science Review: Strengths\nMine.\n\nScience Review: Weaknesses\nFew nights.',
-      );
-      expect(strengths()).toHaveValue('Sharper plan.');
+    await openReview(OWN_REVIEW);
+    await typeAndSave(user, 'Mine.');
+    const dialog = await screen.findByRole('dialog', {
+      name: reviewEditingMessages.conflictTitle,
     });
+    await user.click(within(dialog).getByRole('button', { name: 'Take theirs' }));
 
-    it('in a second tab of the new review, offers the saved review instead of writing over it', async () => {
-      const user = userEvent.setup();
-      const fetchStub = stubReview({
-        'POST /review_responses/': staleThenSaved({
-          reviewId: 90,
-          version: 3,
-          responses: ownReview.responses,
-          savedAt: ownReview.lastModified,
-        }),
-        'GET /reviews/30/90/': { body: ownReview },
-      });
-      const view = await openReview();
-      await typeAndSave(user, 'Second tab.');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(strengths()).toHaveValue('Sharper plan.');
+    expect(tab('Science Review')).toHaveAccessibleName('Science Review');
+    expect(saves(fetchStub)).toHaveLength(1);
+    await waitFor(async () => expect(await getDraft(scienceDraft)).toBeUndefined());
 
-      const refusal = await screen.findByText(
-        new RegExp(reviewEditingMessages.keptForSaved.slice(0, 40)),
-      );
-      expect(refusal).toHaveTextContent(
-        reviewEditingMessages.exists(atLocalTime(ownReview.lastModified)),
-      );
-      expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
-      expect(view.location()).toBe(NEW_REVIEW);
-      await user.click(screen.getByRole('button', { name: reviewEditingMessages.openSaved }));
-
-      // The saved review, with what was typed in the other tab offered back to compare.
-      await waitFor(() => expect(view.location()).toBe(OWN_REVIEW));
-      const offer = await screen.findByText(
-        /You have unsaved answers from \d\d:\d\d \S+ on this computer\./,
-      );
-      expect(strengths()).toHaveValue('A clear plan.');
-      await user.click(
-        within(offer.closest('[role="status"]')!).getByRole('button', { name: 'Restore' }),
-      );
-      const dialog = await screen.findByRole('dialog', {
-        name: reviewEditingMessages.conflictTitle,
-      });
-      expect(dialog).toHaveTextContent(
-        reviewEditingMessages.restoredStale(atLocalTime(ownReview.lastModified)),
-      );
-      expect(within(dialog).getByRole('row', { name: /Strengths/ })).toHaveTextContent(
-        'Second tab.A clear plan.',
-      );
-      await user.click(within(dialog).getByRole('button', { name: 'Keep mine' }));
-
-      expect(await screen.findByText('Saved successfully.')).toBeInTheDocument();
-      expect(
-        saves(fetchStub).map(({ reviewId, version, data }) => ({ reviewId, version, data })),
-      ).toEqual([
-        // Refused: nothing written over the saved review.
-        { reviewId: null, version: null, data: { strengths: 'Second tab.' } },
-        { reviewId: 90, version: 3, data: { strengths: 'Second tab.' } },
-      ]);
+    await user.type(strengths(), ' Agreed.');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved successfully.')).toBeInTheDocument();
+    expect(saves(fetchStub)[1]).toMatchObject({
+      version: 5,
+      data: { strengths: 'Sharper plan. Agreed.' },
     });
+  });
 
-    it('keeps the answers on this computer as they are typed, until they are saved', async () => {
-      const user = userEvent.setup();
-      stubOwnReview({ 'POST /review_responses/': savesOfReview(3) });
-      await openReview(OWN_REVIEW);
-      await user.type(strengths(), ' More.');
-
-      await waitFor(async () =>
-        expect(await getDraft(scienceDraft)).toEqual({
-          data: { strengths: 'A clear plan. More.', weaknesses: 'Few nights.' },
-          baseVersion: 3,
-          typedAt: expect.any(Number),
-        }),
-      );
-      await user.click(screen.getByRole('button', { name: 'Save' }));
-      expect(await screen.findByText('Saved successfully.')).toBeInTheDocument();
-      await waitFor(async () => expect(await getDraft(scienceDraft)).toBeUndefined());
+  it('Copy mine puts the person’s answers on the clipboard, then takes theirs', async () => {
+    const user = userEvent.setup();
+    stubOwnReview({ 'POST /review_responses/': staleThenSaved(savedElsewhere) });
+    await openReview(OWN_REVIEW);
+    await typeAndSave(user, 'Mine.');
+    const dialog = await screen.findByRole('dialog', {
+      name: reviewEditingMessages.conflictTitle,
     });
+    await user.click(within(dialog).getByRole('button', { name: 'Copy mine' }));
 
-    it('offers the answers kept on this computer back, and Restore puts them in the form', async () => {
-      const user = userEvent.setup();
-      const fetchStub = stubOwnReview({ 'POST /review_responses/': savesOfReview(3) });
-      await putDraft(scienceDraft, {
-        data: { strengths: 'Typed before.', weaknesses: 'Few nights.' },
+    expect(await screen.findByText(reviewEditingMessages.copied)).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(await navigator.clipboard.readText()).toBe(
+      'Science Review: Strengths\nMine.\n\nScience Review: Weaknesses\nFew nights.',
+    );
+    expect(strengths()).toHaveValue('Sharper plan.');
+  });
+
+  it('in a second tab of the new review, offers the saved review instead of writing over it', async () => {
+    const user = userEvent.setup();
+    const fetchStub = stubReview({
+      'POST /review_responses/': staleThenSaved({
+        reviewId: 90,
+        version: 3,
+        responses: ownReview.responses,
+        savedAt: ownReview.lastModified,
+      }),
+      'GET /reviews/30/90/': { body: ownReview },
+    });
+    const view = await openReview();
+    await typeAndSave(user, 'Second tab.');
+
+    const refusal = await screen.findByText(
+      new RegExp(reviewEditingMessages.keptForSaved.slice(0, 40)),
+    );
+    expect(refusal).toHaveTextContent(
+      reviewEditingMessages.exists(atLocalTime(ownReview.lastModified)),
+    );
+    expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
+    expect(view.location()).toBe(NEW_REVIEW);
+    await user.click(screen.getByRole('button', { name: reviewEditingMessages.openSaved }));
+
+    // The saved review, with what was typed in the other tab offered back to compare.
+    await waitFor(() => expect(view.location()).toBe(OWN_REVIEW));
+    const offer = await screen.findByText(
+      /You have unsaved answers from \d\d:\d\d \S+ on this computer\./,
+    );
+    expect(strengths()).toHaveValue('A clear plan.');
+    await user.click(
+      within(offer.closest('[role="status"]')!).getByRole('button', { name: 'Restore' }),
+    );
+    const dialog = await screen.findByRole('dialog', {
+      name: reviewEditingMessages.conflictTitle,
+    });
+    expect(dialog).toHaveTextContent(
+      reviewEditingMessages.restoredStale(atLocalTime(ownReview.lastModified)),
+    );
+    expect(within(dialog).getByRole('row', { name: /Strengths/ })).toHaveTextContent(
+      'Second tab.A clear plan.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Keep mine' }));
+
+    expect(await screen.findByText('Saved successfully.')).toBeInTheDocument();
+    expect(
+      saves(fetchStub).map(({ reviewId, version, data }) => ({ reviewId, version, data })),
+    ).toEqual([
+      // Refused: nothing written over the saved review.
+      { reviewId: null, version: null, data: { strengths: 'Second tab.' } },
+      { reviewId: 90, version: 3, data: { strengths: 'Second tab.' } },
+    ]);
+  });
+
+  it('keeps the answers on this computer as they are typed, until they are saved', async () => {
+    const user = userEvent.setup();
+    stubOwnReview({ 'POST /review_responses/': savesOfReview(3) });
+    await openReview(OWN_REVIEW);
+    await user.type(strengths(), ' More.');
+
+    await waitFor(async () =>
+      expect(await getDraft(scienceDraft)).toEqual({
+        data: { strengths: 'A clear plan. More.', weaknesses: 'Few nights.' },
         baseVersion: 3,
-        typedAt: todayAt1432(),
-      });
-      await openReview(OWN_REVIEW);
+        typedAt: expect.any(Number),
+      }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved successfully.')).toBeInTheDocument();
+    await waitFor(async () => expect(await getDraft(scienceDraft)).toBeUndefined());
+  });
 
-      expect(
-        await screen.findByText(
-          `You have unsaved answers from 14:32 ${timeZoneLabel(new Date(todayAt1432()))} on this computer.`,
-        ),
-      ).toBeInTheDocument();
-      expect(strengths()).toHaveValue('A clear plan.');
-      await user.click(screen.getByRole('button', { name: 'Restore' }));
-
-      expect(strengths()).toHaveValue('Typed before.');
-      expect(tab('Science Review')).toHaveAccessibleName('Science Review Unsaved changes');
-      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-      await user.click(screen.getByRole('button', { name: 'Save' }));
-      expect(await screen.findByText('Saved successfully.')).toBeInTheDocument();
-      expect(saves(fetchStub)).toMatchObject([
-        { version: 3, data: { strengths: 'Typed before.' } },
-      ]);
-      await waitFor(async () => expect(await getDraft(scienceDraft)).toBeUndefined());
+  it('offers the answers kept on this computer back, and Restore puts them in the form', async () => {
+    const user = userEvent.setup();
+    const fetchStub = stubOwnReview({ 'POST /review_responses/': savesOfReview(3) });
+    await putDraft(scienceDraft, {
+      data: { strengths: 'Typed before.', weaknesses: 'Few nights.' },
+      baseVersion: 3,
+      typedAt: todayAt1432(),
     });
+    await openReview(OWN_REVIEW);
 
-    it('Discard forgets the answers kept on this computer', async () => {
-      const user = userEvent.setup();
-      stubOwnReview();
-      await putDraft(scienceDraft, {
-        data: { strengths: 'Typed before.' },
-        baseVersion: 3,
-        typedAt: todayAt1432(),
-      });
-      await openReview(OWN_REVIEW);
-      await user.click(await screen.findByRole('button', { name: 'Discard' }));
+    expect(
+      await screen.findByText(
+        `You have unsaved answers from 14:32 ${timeZoneLabel(new Date(todayAt1432()))} on this computer.`,
+      ),
+    ).toBeInTheDocument();
+    expect(strengths()).toHaveValue('A clear plan.');
+    await user.click(screen.getByRole('button', { name: 'Restore' }));
 
-      expect(screen.queryByText(/unsaved answers/)).not.toBeInTheDocument();
-      expect(strengths()).toHaveValue('A clear plan.');
-      await waitFor(async () => expect(await getDraft(scienceDraft)).toBeUndefined());
+    expect(strengths()).toHaveValue('Typed before.');
+    expect(tab('Science Review')).toHaveAccessibleName('Science Review Unsaved changes');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved successfully.')).toBeInTheDocument();
+    expect(saves(fetchStub)).toMatchObject([{ version: 3, data: { strengths: 'Typed before.' } }]);
+    await waitFor(async () => expect(await getDraft(scienceDraft)).toBeUndefined());
+  });
+
+  it('Discard forgets the answers kept on this computer', async () => {
+    const user = userEvent.setup();
+    stubOwnReview();
+    await putDraft(scienceDraft, {
+      data: { strengths: 'Typed before.' },
+      baseVersion: 3,
+      typedAt: todayAt1432(),
     });
+    await openReview(OWN_REVIEW);
+    await user.click(await screen.findByRole('button', { name: 'Discard' }));
 
-    it('offers the choice for restored answers typed before the review was saved again', async () => {
-      const user = userEvent.setup();
-      const fetchStub = stubOwnReview();
-      await putDraft(scienceDraft, {
-        data: { strengths: 'From version 2.' },
-        baseVersion: 2,
-        typedAt: todayAt1432(),
-      });
-      await openReview(OWN_REVIEW);
-      await user.click(await screen.findByRole('button', { name: 'Restore' }));
+    expect(screen.queryByText(/unsaved answers/)).not.toBeInTheDocument();
+    expect(strengths()).toHaveValue('A clear plan.');
+    await waitFor(async () => expect(await getDraft(scienceDraft)).toBeUndefined());
+  });
 
-      const dialog = await screen.findByRole('dialog', {
-        name: reviewEditingMessages.conflictTitle,
-      });
-      expect(dialog).toHaveTextContent(
-        reviewEditingMessages.restoredStale(atLocalTime(ownReview.lastModified)),
-      );
-      await user.click(within(dialog).getByRole('button', { name: 'Take theirs' }));
-      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-      expect(strengths()).toHaveValue('A clear plan.');
-      expect(saves(fetchStub)).toEqual([]);
-      await waitFor(async () => expect(await getDraft(scienceDraft)).toBeUndefined());
+  it('offers the choice for restored answers typed before the review was saved again', async () => {
+    const user = userEvent.setup();
+    const fetchStub = stubOwnReview();
+    await putDraft(scienceDraft, {
+      data: { strengths: 'From version 2.' },
+      baseVersion: 2,
+      typedAt: todayAt1432(),
     });
-  },
-);
+    await openReview(OWN_REVIEW);
+    await user.click(await screen.findByRole('button', { name: 'Restore' }));
+
+    const dialog = await screen.findByRole('dialog', {
+      name: reviewEditingMessages.conflictTitle,
+    });
+    expect(dialog).toHaveTextContent(
+      reviewEditingMessages.restoredStale(atLocalTime(ownReview.lastModified)),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Take theirs' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(strengths()).toHaveValue('A clear plan.');
+    expect(saves(fetchStub)).toEqual([]);
+    await waitFor(async () => expect(await getDraft(scienceDraft)).toBeUndefined());
+  });
+});

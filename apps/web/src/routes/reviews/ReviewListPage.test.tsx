@@ -62,8 +62,7 @@ const cellsOf = (table: HTMLElement) =>
         .map((cell) => cell.textContent),
     );
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('ReviewListPage', { timeout: 20_000 }, () => {
+describe('ReviewListPage', () => {
   it('shows chairs each review’s scores, the totals and the reviewers', async () => {
     await openList();
     const table = screen.getByRole('table', { name: 'Reviews' });

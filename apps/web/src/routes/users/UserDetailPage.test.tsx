@@ -4,7 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { adminUser } from '../../test/admin-fixtures';
-import { renderApp, sentBody, stubApi } from '../../test/render-app';
+import { AFTER_NAVIGATION, renderApp, sentBody, stubApi } from '../../test/render-app';
 
 const self: AdminUserDetails = {
   ...adminUser,
@@ -34,9 +34,7 @@ describe('UserDetailPage', () => {
     });
     renderApp('/users/1/', { token: 'k' });
     const user = userEvent.setup();
-    await user.click(
-      await screen.findByRole('button', { name: 'Remove admin' }, { timeout: 5000 }),
-    );
+    await user.click(await screen.findByRole('button', { name: 'Remove admin' }, AFTER_NAVIGATION));
     const dialog = await screen.findByRole('dialog', { name: 'Remove admin rights?' });
     await user.click(within(dialog).getByRole('button', { name: 'Remove admin' }));
 
@@ -60,7 +58,7 @@ describe('UserDetailPage', () => {
     stubApi({ 'GET /user_details/': { body: adminUser }, 'GET /users/7/': { body: deleted } });
     renderApp('/users/7/', { token: 'k' });
     expect(
-      await screen.findByText(userAdminMessages.deletedAccount, undefined, { timeout: 5000 }),
+      await screen.findByText(userAdminMessages.deletedAccount, undefined, AFTER_NAVIGATION),
     ).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Reactivate' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Make admin' })).not.toBeInTheDocument();
@@ -69,7 +67,7 @@ describe('UserDetailPage', () => {
   it('lists the committee roles with their whole days and links to edit them', async () => {
     stubApi({ 'GET /user_details/': { body: adminUser }, 'GET /users/1/': { body: self } });
     renderApp('/users/1/', { token: 'k' });
-    const table = await screen.findByRole('table', { name: 'Committee roles' }, { timeout: 5000 });
+    const table = await screen.findByRole('table', { name: 'Committee roles' }, AFTER_NAVIGATION);
     const row = within(table).getAllByRole('row')[1]!;
     expect(row).toHaveTextContent('Beamline');
     expect(row).toHaveTextContent('Chair');

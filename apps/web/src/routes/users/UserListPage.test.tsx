@@ -3,7 +3,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { adminUser, makeUserSummary } from '../../test/admin-fixtures';
-import { apiCalls, renderApp, stubApi } from '../../test/render-app';
+import { AFTER_NAVIGATION, apiCalls, renderApp, stubApi } from '../../test/render-app';
 
 const ada = makeUserSummary();
 const grace = makeUserSummary({
@@ -34,7 +34,7 @@ describe('UserListPage', () => {
     renderApp('/users', { token: 'k' });
 
     // The first render downloads (transforms) the page and the contract: allow for it.
-    await screen.findByRole('table', { name: 'Users' }, { timeout: 5000 });
+    await screen.findByRole('table', { name: 'Users' }, AFTER_NAVIGATION);
     const headers = screen.getAllByRole('columnheader').map((cell) => cell.textContent);
     expect(headers).toEqual(['User Name', 'Is AAF?', 'Email Address', 'Institution', 'View']);
     const [first, second] = userRows();
@@ -55,7 +55,7 @@ describe('UserListPage', () => {
       [`${FIRST}&q=nobody`]: page([]),
     });
     const app = renderApp('/users', { token: 'k' });
-    await screen.findByRole('table', { name: 'Users' }, { timeout: 5000 });
+    await screen.findByRole('table', { name: 'Users' }, AFTER_NAVIGATION);
     expect(userRows()).toHaveLength(2);
 
     const user = userEvent.setup();
@@ -85,7 +85,7 @@ describe('UserListPage', () => {
       'GET /users/?page=2&pageSize=10&sort=-email': page([ada], 23, '-email', 2),
     });
     const app = renderApp('/users', { token: 'k' });
-    await screen.findByRole('table', { name: 'Users' }, { timeout: 5000 });
+    await screen.findByRole('table', { name: 'Users' }, AFTER_NAVIGATION);
     expect(screen.getByText('1–10 of 23')).toBeInTheDocument();
 
     const user = userEvent.setup();

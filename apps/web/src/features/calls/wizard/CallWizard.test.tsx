@@ -69,8 +69,7 @@ async function addForm(user: ReturnType<typeof userEvent.setup>, kind: string, f
   );
 }
 
-// Each test walks through pages that load lazily: slow on a busy machine, not stuck.
-describe('the call wizard', { timeout: 20_000 }, () => {
+describe('the call wizard', () => {
   it('enables Next on the forms page only when every type has a proposal and a review form', async () => {
     const fetchStub = stubApi({
       'GET /user_details/': { body: chair },
