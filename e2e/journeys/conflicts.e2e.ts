@@ -1,7 +1,8 @@
 import { api, logInApi } from '../calls-support/api';
 import { createConflictsWorld, openReview, type ConflictsWorld } from '../conflicts-support/world';
 import { checkA11y, expect, test } from '../fixtures';
-import { dismissNotification, logInAs, logOut, openManageMenu } from '../support/pages';
+import { dismissNotification, logOut, openManageMenu } from '../support/pages';
+import { signInAs } from '../support/session';
 
 /*
  * Conflicts of interest (issue 26), as the three people meet them: the applicant declares
@@ -32,8 +33,7 @@ test('an applicant, a member and a chair each record a conflict, and Manage Revi
   const proposalPath = `/calls/${call.id}/proposals/${proposal.id}/`;
 
   // --- Ada declares Hedy in her draft's Conflicts panel ------------------------------
-  await logInAs(page, author);
-  await page.goto(proposalPath);
+  await signInAs(page, author, proposalPath);
   const panel = page.getByRole('region', { name: 'Conflicts of Interest' });
   await expect(panel.getByRole('list', { name: 'Committee members' })).toBeVisible();
   const hedyRow = panel.getByRole('group', { name: hedy.fullName });
@@ -70,8 +70,7 @@ test('an applicant, a member and a chair each record a conflict, and Manage Revi
     .toEqual([ivan.fullName, jane.fullName].sort());
 
   // --- Grace meets the declaration and declares a conflict ----------------------------
-  await logInAs(page, grace);
-  await page.goto(proposalPath);
+  await signInAs(page, grace, proposalPath);
   const gate = page.getByRole('region', {
     name: 'Do you have a conflict of interest with this proposal?',
   });
@@ -91,8 +90,7 @@ test('an applicant, a member and a chair each record a conflict, and Manage Revi
 
   // --- Carla confirms Ivan's suggestion and dismisses Jane's --------------------------
   await logOut(page, grace.username);
-  await logInAs(page, chair);
-  await page.goto(`/calls/${call.id}`);
+  await signInAs(page, chair, `/calls/${call.id}`);
   await (
     await openManageMenu(page)
   )

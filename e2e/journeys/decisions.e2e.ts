@@ -10,7 +10,8 @@ import {
   type DecisionsWorld,
 } from '../decisions-support/world';
 import { waitForMail } from '../support/mail';
-import { dismissNotification, logInAs, openManageMenu } from '../support/pages';
+import { dismissNotification, openManageMenu } from '../support/pages';
+import { signInAs } from '../support/session';
 
 /*
  * The decision meeting with capacities, awards and letters (issue 29): the chair enters the
@@ -61,8 +62,7 @@ test('the chair allocates the telescope from the ranking and releases the letter
   const label = `${FACILITY}: ${FIELD_TITLE}`;
 
   // --- The Ranking: in order of review score, no line without a capacity ---------------
-  await logInAs(page, chair);
-  await page.goto(`/calls/${call.id}/`);
+  await signInAs(page, chair, `/calls/${call.id}/`);
   await (await openManageMenu(page)).getByRole('menuitem', { name: 'Ranking' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Ranking' })).toBeVisible();
   const table = rankingTable(page);
@@ -249,8 +249,7 @@ test('the chair allocates the telescope from the ranking and releases the letter
 
   // --- The author reads the outcome, the award and the letter ---------------------------
   const writer = await openBrowser();
-  await logInAs(writer, author);
-  await writer.goto(`/calls/${call.id}/proposals/${alpha.id}/`);
+  await signInAs(writer, author, `/calls/${call.id}/proposals/${alpha.id}/`);
   await expect(writer.getByRole('heading', { level: 1, name: alpha.name })).toBeVisible();
   const decision = writer.getByRole('region', { name: 'Decision', exact: true });
   await expect(decision).toContainText('Outcome: Approved');

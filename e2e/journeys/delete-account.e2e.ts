@@ -1,7 +1,8 @@
 import { registerVerifiedUser } from '../calls-support/api';
 import { checkA11y, expect, logIn, test } from '../fixtures';
 import { waitForMail } from '../support/mail';
-import { dismissNotification, logInAs } from '../support/pages';
+import { dismissNotification } from '../support/pages';
+import { signInAs } from '../support/session';
 
 /**
  * Deleting one's account (ASVS V8.3.2): from My Account, a dialog says what goes and
@@ -13,7 +14,7 @@ test('a person deletes their account from My Account and ends on the login page,
   page,
 }) => {
   const person = await registerVerifiedUser('Greta', 'Leaving');
-  await logInAs(page, person);
+  await signInAs(page, person, '/');
   await page
     .getByRole('navigation', { name: 'Main navigation' })
     .getByRole('link', { name: 'My Account' })

@@ -10,7 +10,8 @@ import {
 } from '../security/canaries';
 import { FORMULA_PAYLOADS, markersIn, PAYLOADS } from '../security/xss-payloads';
 import { BATCHES, createXssWorld, type XssWorld } from '../security/xss-world';
-import { logInAs, openManageMenu } from '../support/pages';
+import { openManageMenu } from '../support/pages';
+import { signInAs } from '../support/session';
 
 /*
  * The XSS corpus (issue 16, item 5): every payload of e2e/security/xss-payloads.ts goes
@@ -138,7 +139,7 @@ test('no payload runs on any page that shows it, and no download holds a formula
 
   // --- The author, while the call is open: the editor, its files, the dashboard --------
   const author = await openWatchedBrowser(browser, baseURL!, sightings);
-  await logInAs(author, world.author);
+  await signInAs(author, world.author);
   await tally.visit(author, 'dashboard (author)', '/?proposals.size=100');
   await tally.visit(author, 'new proposal (call, types)', `/calls/${main.id}/new`);
   const fileNames = new Set<number>();
@@ -166,7 +167,7 @@ test('no payload runs on any page that shows it, and no download holds a formula
 
   // --- The reviewer: dashboard, pending reviews, the review editor ---------------------
   const reviewer = await openWatchedBrowser(browser, baseURL!, sightings);
-  await logInAs(reviewer, world.reviewer);
+  await signInAs(reviewer, world.reviewer);
   await tally.visit(reviewer, 'dashboard (reviewer)', '/?reviews.size=100');
   await tally.visit(reviewer, 'pending reviews', '/pending_reviews');
   await tally.visit(reviewer, 'review editor', `${proposalPath(reviewed.id)}review/`);
@@ -180,7 +181,7 @@ test('no payload runs on any page that shows it, and no download holds a formula
 
   // --- The chair (the administrator) ----------------------------------------------------
   const chair = await openWatchedBrowser(browser, baseURL!, sightings);
-  await logInAs(chair, adminCredentials());
+  await signInAs(chair, adminCredentials());
   await tally.visit(chair, 'dashboard (admin)', '/', { expectMarkers: false });
   await tally.visit(chair, 'call page, every payload', `/calls/${main.id}`);
   for (const { id, payload } of world.payloadCalls) {
