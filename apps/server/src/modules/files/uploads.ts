@@ -15,6 +15,7 @@ import { logSecurityEvent } from '../../platform/security/security-log.js';
 import { originOf, sessionOf, type WriteAsUser } from '../../platform/data/work.js';
 import { checkUpload, recordUpload, tooLarge, type StoredUpload } from './files.service.js';
 import type { FileRow } from './files.queries.js';
+import type { UploadStore } from './upload-store.js';
 
 /** The tus endpoint (tus 1.0 with creation and termination), under the API's prefix. */
 export const UPLOADS_PATH = '/api/v1/uploads';
@@ -23,17 +24,39 @@ const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
 /** A finished upload's tus copy is kept this long after it began, for clients that ask again. */
 const FINISHED_KEPT_MS = 60 * 60 * 1000;
 
+/** Uploads in progress in a folder of this machine (`FileStore`), as without S3. */
+export function fileUploadStore(datastore: FileStore): UploadStore {
+  return {
+    datastore,
+    ids: async () => (await datastore.configstore.list?.()) ?? [],
+    async begun(id) {
+      const info = await datastore.configstore.get(id).catch(() => undefined);
+      return info?.creation_date ? new Date(info.creation_date) : null;
+    },
+    // An upload whose bytes are gone loses its record.
+    forget: (id) => datastore.remove(id).catch(() => datastore.configstore.delete(id)),
+    bytes: (id) => Promise.resolve({ file: path.join(datastore.directory, id) }),
+  };
+}
+
+const storeOf = (store: FileStore | UploadStore) =>
+  store instanceof FileStore ? fileUploadStore(store) : store;
+
 /**
  * Removes the tus copies of finished uploads begun before `before` (tus stamps uploads
  * with the real clock). Their files live on in the file storage.
  */
-export async function removeFinishedUploads(datastore: FileStore, before: Date): Promise<number> {
+export async function removeFinishedUploads(
+  uploads: FileStore | UploadStore,
+  before: Date,
+): Promise<number> {
+  const store = storeOf(uploads);
   let removed = 0;
-  for (const id of (await datastore.configstore.list?.()) ?? []) {
-    const upload = await datastore.getUpload(id).catch(() => null);
+  for (const id of await store.ids()) {
+    const upload = await store.datastore.getUpload(id).catch(() => null);
     const begun = upload?.creation_date ? new Date(upload.creation_date) : null;
     if (upload && upload.offset === upload.size && begun && begun < before) {
-      await datastore.remove(id);
+      await store.forget(id);
       removed += 1;
     }
   }
@@ -41,27 +64,24 @@ export async function removeFinishedUploads(datastore: FileStore, before: Date):
 }
 
 /**
- * The hourly sweep of the upload folder as of `now`: throws away the tus copies of uploads
- * begun a day or more before and never finished (OWASP ASVS V8.1.2), and of finished ones
- * begun an hour before. Returns how many of each it removed.
+ * The hourly sweep of the uploads in progress as of `now`: throws away the tus copies of
+ * uploads begun a day or more before and never finished (OWASP ASVS V8.1.2), and of
+ * finished ones begun an hour before. Returns how many of each it removed.
  */
-export async function sweepUploads(datastore: FileStore, now: Date) {
+export async function sweepUploads(uploads: FileStore | UploadStore, now: Date) {
+  const store = storeOf(uploads);
   const abandonedBefore = new Date(now.getTime() - ABANDONED_AFTER_MS);
   let abandoned = 0;
-  for (const id of (await datastore.configstore.list?.()) ?? []) {
-    const info = await datastore.configstore.get(id).catch(() => undefined);
-    const begun = info?.creation_date ? new Date(info.creation_date) : null;
+  for (const id of await store.ids()) {
+    const begun = await store.begun(id);
     if (!begun || begun >= abandonedBefore) continue;
-    const upload = await datastore.getUpload(id).catch(() => null);
-    // A finished upload is the other rule's; one whose bytes are gone loses its record.
+    const upload = await store.datastore.getUpload(id).catch(() => null);
+    // A finished upload is the other rule's.
     if (upload && upload.offset === upload.size) continue;
-    await datastore.remove(id).catch(() => datastore.configstore.delete(id));
+    await store.forget(id);
     abandoned += 1;
   }
-  const finished = await removeFinishedUploads(
-    datastore,
-    new Date(now.getTime() - FINISHED_KEPT_MS),
-  );
+  const finished = await removeFinishedUploads(store, new Date(now.getTime() - FINISHED_KEPT_MS));
   return { abandoned, finished };
 }
 
@@ -91,9 +111,10 @@ function targetOf(upload: Upload) {
   };
 }
 
-/** The first bytes of a file on disk: enough to tell a PDF. */
-async function headOf(file: string): Promise<Uint8Array> {
-  const handle = await open(file, 'r');
+/** The first bytes of a file: enough to tell a PDF. */
+async function headOf(bytes: Buffer | { file: string }): Promise<Uint8Array> {
+  if (Buffer.isBuffer(bytes)) return bytes.subarray(0, 8);
+  const handle = await open(bytes.file, 'r');
   try {
     const { bytesRead, buffer } = await handle.read(Buffer.alloc(8), 0, 8, 0);
     return buffer.subarray(0, bytesRead);
@@ -199,12 +220,11 @@ function envelopeOf(status: number, text: string): ErrorBody {
  * the creator continues an upload, that a form's file field gets a PDF. A finished
  * upload becomes a file of the proposal in the configured storage, and the tus copy goes.
  *
- * Uploads in progress live in DATA_DIR/uploads of the process that receives them: behind
- * a load balancer, send one client's `/api/v1/uploads/` requests to one process (or share
- * that directory), while finished files are shared through the file storage.
+ * With S3 (S3_URL) uploads in progress live in the bucket too, so any process behind a
+ * load balancer takes an upload's next chunk; without it, in DATA_DIR/uploads of the
+ * process that receives them.
  */
 export function createUploads(app: App) {
-  const directory = path.join(app.config.dataDir, 'uploads');
   // Each tus request's API request: its caller, and the request (its log, id and address).
   const requests = new WeakMap<Request, FastifyRequest>();
   const requestOf = (req: Request) => {
@@ -214,77 +234,94 @@ export function createUploads(app: App) {
     return { user: { ...request.user, session: sessionOf(request) }, request };
   };
   const callerOf = (req: Request) => requestOf(req).user;
-  const datastore = new FileStore({
-    directory,
-    expirationPeriodInMilliseconds: ABANDONED_AFTER_MS,
-  });
+  const s3 = app.config.s3;
+  // The S3 store loads the AWS SDK: with the first upload, not at start-up (bench figure (f)).
+  let loaded: Promise<UploadStore> | undefined;
+  const uploadStore = () =>
+    (loaded ??= s3
+      ? import('./s3-upload-store.js').then((m) => m.s3UploadStore(s3, ABANDONED_AFTER_MS))
+      : Promise.resolve(
+          fileUploadStore(
+            new FileStore({
+              directory: path.join(app.config.dataDir, 'uploads'),
+              expirationPeriodInMilliseconds: ABANDONED_AFTER_MS,
+            }),
+          ),
+        ));
 
-  const tus = new Server({
-    path: UPLOADS_PATH,
-    datastore,
-    maxSize: MAX_UPLOAD_BYTES,
-    relativeLocation: true,
-    // Same origin only: no CORS headers for other sites.
-    allowedOrigins: [],
-    // A finished upload is a file of the proposal: it is deleted through /proposal_file/.
-    disableTerminationForFinishedUploads: true,
-    async onIncomingRequest(req, uploadId) {
-      if (req.method === 'POST') return;
-      const upload = await datastore.getUpload(uploadId).catch(() => null);
-      // An upload is its creator's alone: to anyone else it does not exist.
-      if (upload && upload.metadata?.userId !== String(callerOf(req).id))
-        throw notFound('There is no such upload.');
-    },
-    async onUploadCreate(req, upload) {
-      const user = callerOf(req);
-      if (upload.size === undefined)
-        throw invalid({ file: ['Say the size of the file (Upload-Length).'] });
-      const target = targetOf(upload);
-      await app.writeAs(user, (work) =>
-        checkUpload(work, target, upload.size, app.config.uploadQuotaBytes),
-      );
-      return { metadata: { ...upload.metadata, userId: String(user.id) } };
-    },
-    async onUploadFinish(req, upload) {
-      const { user, request } = requestOf(req);
-      const file = path.join(directory, upload.id);
-      try {
-        await storeUpload(
-          app,
-          request,
-          user,
-          { ...targetOf(upload), size: upload.size ?? upload.offset, uploadId: upload.id },
-          { file },
-          await headOf(file),
+  /** The tus server on `store`, made with the first request. */
+  const serverFor = (store: UploadStore) => {
+    const { datastore } = store;
+    return new Server({
+      path: UPLOADS_PATH,
+      datastore,
+      maxSize: MAX_UPLOAD_BYTES,
+      relativeLocation: true,
+      // Same origin only: no CORS headers for other sites.
+      allowedOrigins: [],
+      // A finished upload is a file of the proposal: it is deleted through /proposal_file/.
+      disableTerminationForFinishedUploads: true,
+      async onIncomingRequest(req, uploadId) {
+        if (req.method === 'POST') return;
+        const upload = await datastore.getUpload(uploadId).catch(() => null);
+        // An upload is its creator's alone: to anyone else it does not exist.
+        if (upload && upload.metadata?.userId !== String(callerOf(req).id))
+          throw notFound('There is no such upload.');
+      },
+      async onUploadCreate(req, upload) {
+        const user = callerOf(req);
+        if (upload.size === undefined)
+          throw invalid({ file: ['Say the size of the file (Upload-Length).'] });
+        const target = targetOf(upload);
+        await app.writeAs(user, (work) =>
+          checkUpload(work, target, upload.size, app.config.uploadQuotaBytes),
         );
-      } catch (error) {
-        // Refused: a client that asks again must start again, and be refused again.
-        await datastore.remove(upload.id).catch((e: unknown) => app.log.warn(e));
-        throw error;
-      }
-      // Stored. The tus copy stays a while (removeFinishedUploads), so a client whose
-      // last answer was lost asks for the offset, hears "complete", and does not send
-      // the whole file again as a new upload.
-      return {};
-    },
-    async onResponseError(_req, error) {
-      if (error instanceof HttpError)
-        return { status_code: error.statusCode, body: JSON.stringify(error.toBody()) };
-      const status = (error as { status_code?: number }).status_code;
-      if (status === 413) return { status_code: 413, body: JSON.stringify(tooLarge().toBody()) };
-      if (status === undefined || status >= 500) {
-        app.log.error(error, 'upload failed');
-        return {
-          status_code: 500,
-          body: JSON.stringify({
-            detail: 'The upload failed on the server.',
-            code: 'internal_error',
-          }),
-        };
-      }
-      return undefined;
-    },
-  });
+        return { metadata: { ...upload.metadata, userId: String(user.id) } };
+      },
+      async onUploadFinish(req, upload) {
+        const { user, request } = requestOf(req);
+        try {
+          const bytes = await store.bytes(upload.id);
+          await storeUpload(
+            app,
+            request,
+            user,
+            { ...targetOf(upload), size: upload.size ?? upload.offset, uploadId: upload.id },
+            bytes,
+            await headOf(bytes),
+          );
+        } catch (error) {
+          // Refused: a client that asks again must start again, and be refused again.
+          await store.forget(upload.id).catch((e: unknown) => app.log.warn(e));
+          throw error;
+        }
+        // Stored. The tus copy stays a while (removeFinishedUploads), so a client whose
+        // last answer was lost asks for the offset, hears "complete", and does not send
+        // the whole file again as a new upload.
+        return {};
+      },
+      async onResponseError(_req, error) {
+        if (error instanceof HttpError)
+          return { status_code: error.statusCode, body: JSON.stringify(error.toBody()) };
+        const status = (error as { status_code?: number }).status_code;
+        if (status === 413) return { status_code: 413, body: JSON.stringify(tooLarge().toBody()) };
+        if (status === undefined || status >= 500) {
+          app.log.error(error, 'upload failed');
+          return {
+            status_code: 500,
+            body: JSON.stringify({
+              detail: 'The upload failed on the server.',
+              code: 'internal_error',
+            }),
+          };
+        }
+        return undefined;
+      },
+    });
+  };
+
+  let server: Promise<Server> | undefined;
+  const tusServer = () => (server ??= uploadStore().then(serverFor));
 
   /** Hands one API request to the tus server and sends its answer through Fastify's reply. */
   async function handle(request: FastifyRequest, reply: FastifyReply) {
@@ -300,7 +337,7 @@ export function createUploads(app: App) {
       duplex: 'half',
     } as RequestInit);
     requests.set(req, request);
-    const res = await tus.handleWeb(req);
+    const res = await (await tusServer()).handleWeb(req);
     for (const [name, value] of res.headers) {
       // Fastify sets these itself for the body it sends.
       if (name !== 'content-length' && name !== 'connection') void reply.header(name, value);
@@ -315,7 +352,7 @@ export function createUploads(app: App) {
   const cleanUp = async () => {
     try {
       // tus stamps uploads with the real clock, so the sweep goes by it too.
-      await sweepUploads(datastore, new Date());
+      await sweepUploads(await uploadStore(), new Date());
     } catch (error) {
       app.log.warn(error, 'cleaning up uploads failed');
     }

@@ -57,6 +57,22 @@ export function diskStorage(root: string): FileStorage {
 }
 
 /**
+ * The AWS SDK's settings for the bucket `location` names, shared by the file storage and
+ * the uploads in progress (modules/files/s3-upload-store.ts).
+ */
+export function s3ClientConfig(location: S3Config): S3.S3ClientConfig {
+  return {
+    region: location.region,
+    endpoint: location.endpoint,
+    forcePathStyle: true,
+    credentials:
+      location.accessKeyId && location.secretAccessKey
+        ? { accessKeyId: location.accessKeyId, secretAccessKey: location.secretAccessKey }
+        : undefined,
+  };
+}
+
+/**
  * Files in an S3-compatible bucket (AWS, MinIO, Ceph, Garage...), so that several app
  * processes share them. Addressed by path (`endpoint/bucket/key`), which every
  * S3-compatible server understands, unlike bucket subdomains.
@@ -67,15 +83,7 @@ export function s3Storage(location: S3Config): FileStorage {
   const s3 = () =>
     (loaded ??= import('@aws-sdk/client-s3').then((sdk) => ({
       sdk,
-      client: new sdk.S3Client({
-        region: location.region,
-        endpoint: location.endpoint,
-        forcePathStyle: true,
-        credentials:
-          location.accessKeyId && location.secretAccessKey
-            ? { accessKeyId: location.accessKeyId, secretAccessKey: location.secretAccessKey }
-            : undefined,
-      }),
+      client: new sdk.S3Client(s3ClientConfig(location)),
     })));
   const Bucket = location.bucket;
   return {
