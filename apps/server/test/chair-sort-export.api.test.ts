@@ -439,12 +439,17 @@ describe('the chair’s export: the whole call in one read', () => {
   const everything = '?include=allReviewScores,allReviewComments';
 
   it('holds the rows the pages hold, in the list’s order, with the call’s totals', async () => {
+    // The pages' rows but for the conflicts' counts: the list's badges, which no download
+    // writes (counting them was most of a 30,000-proposal export).
+    const withoutCounts = ({ conflicts: _counts, ...row }: CallProposal) => row;
     for (const who of [w.people.chair, w.people.admin]) {
       const res = await exportOf(who, w.callId, everything);
       expect(res.statusCode, res.body).toBe(200);
       const body = res.json() as CallProposalExport;
       const pages = await allPages(who, 'sort=name', 2);
-      expect(body.items).toEqual(pages.rows.filter(inDownloads));
+      expect(pages.rows.some((row) => row.conflicts !== undefined)).toBe(true);
+      expect(body.items.some((row) => row.conflicts !== undefined)).toBe(false);
+      expect(body.items).toEqual(pages.rows.filter(inDownloads).map(withoutCounts));
       expect(body.total).toBe(body.items.length);
       expect(body.total).toBe(Object.keys(w.ids).length - 2);
       expect(body.resourceTotals).toEqual(pages.last.resourceTotals);

@@ -260,8 +260,8 @@ export async function callProposalPage(
 /**
  * Every proposal of a call the caller may see (of one of its types with `typeId`) that a
  * download holds, in the list's default order (by name): its pages' rows but the drafts,
- * in one query, for the chair's export; with `conflictCounts`, their conflicts counted as
- * the pages count them.
+ * in one query, for the chair's export; their conflicts not counted (no download writes
+ * them).
  */
 export async function callProposalRows(
   tx: Tx,
@@ -269,7 +269,6 @@ export async function callProposalRows(
   call: CallRow,
   now: Date,
   typeId?: number,
-  conflictCounts = false,
 ): Promise<CallProposalRow[]> {
   const query = {
     page: 1,
@@ -278,7 +277,6 @@ export async function callProposalRows(
     q: '',
     typeId,
     downloads: true,
-    conflictCounts,
   };
   const { rows } = callProposalsSelect(tx, actor, call, query, now);
   return (await rows).map(rowOf);
