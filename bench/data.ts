@@ -4,6 +4,7 @@
  *
  *   npm run bench:data                                   # 10,000 proposals, 40,000 reviews, 3 facilities
  *   npm run bench:data -- --small                        # 1,000 and 4,000
+ *   npm run bench:data -- --proposals 30000 --reviews 120000 --members 1000 --facilities 5
  *   npm run bench:data -- --proposals 500 --reviews 2000 --facilities 2 --editors 200
  *   DATABASE_URL=postgres://... npm run bench:data -- --reset
  *
@@ -12,14 +13,16 @@
  * made afresh each time). A database that already holds calls is
  * refused unless `--reset`, which empties it first.
  *
- * The set-up an admin does by hand (committee, roles, forms, calls) goes through the
- * product's services (bench/lib/setup.ts); the volume (users, proposals, answers,
- * reviews) through bulk SQL (bench/lib/bulk.ts), which
- * apps/server/test/bench-data.api.test.ts proves equivalent to the services.
+ * The set-up an admin does by hand (committee, roles, forms, calls, k, reminders) goes
+ * through the product's services (bench/lib/setup.ts); the volume (users, proposals,
+ * answers, conflicts, bids, assignments, reviews) through bulk SQL (bench/lib/bulk.ts),
+ * which apps/server/test/bench-data.api.test.ts proves equivalent to the services. Then
+ * the closed copy of the call with its outcomes and awards (bench/lib/decisions-call.ts),
+ * which figure (i) would otherwise make on its first run.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -28,7 +31,9 @@ import { buildApp, loadConfig, type App } from '../apps/server/src/app.js';
 import { authTokens } from '../apps/server/src/db/schema.js';
 import { hashPassword } from '../apps/server/src/platform/security/passwords.js';
 import { digestKey, newTokenKey } from '../apps/server/src/platform/security/secrets.js';
-import { insertUsers, insertVolume } from './lib/bulk.js';
+import { insertUsers, insertVolume, rawQuery } from './lib/bulk.js';
+import type { Query } from './lib/database.js';
+import { ensureDecisionsCall } from './lib/decisions-call.js';
 import {
   DEFAULT_DATA_DIR,
   DEFAULT_MANIFEST,
@@ -45,6 +50,8 @@ export const BENCH_PASSWORD = 'Bench-Passw0rd-2026!';
 export interface GenerateOptions {
   proposals: number;
   reviews: number;
+  /** Committee members who review; absent: one per 200 reviews (at least 8). */
+  members?: number;
   facilities: number;
   editors: number;
   /** PostgreSQL; when absent, PGlite in `dataDir`. */
@@ -57,8 +64,29 @@ export interface GenerateOptions {
   log?: (line: string) => void;
 }
 
-export const FULL_SIZE = { proposals: 10_000, reviews: 40_000, facilities: 3, editors: 200 };
-export const SMALL_SIZE = { proposals: 1_000, reviews: 4_000, facilities: 3, editors: 200 };
+export interface Size {
+  proposals: number;
+  reviews: number;
+  members: number;
+  facilities: number;
+  editors: number;
+}
+
+/**
+ * The sizes `npm run bench -- --size N` asks for, by proposal count: 1,000 (`--small`),
+ * 10,000 (the default) and the conference scale of issue 31.
+ */
+export const SIZE_PRESETS = {
+  1000: { proposals: 1_000, reviews: 4_000, members: 20, facilities: 3, editors: 200 },
+  10000: { proposals: 10_000, reviews: 40_000, members: 200, facilities: 3, editors: 200 },
+  30000: { proposals: 30_000, reviews: 120_000, members: 1_000, facilities: 5, editors: 200 },
+} as const satisfies Record<number, Size>;
+
+export const FULL_SIZE: Size = SIZE_PRESETS[10000];
+export const SMALL_SIZE: Size = SIZE_PRESETS[1000];
+
+/** The members a plan of `reviews` has when `--members` is not given. */
+export const defaultMembers = (reviews: number) => Math.max(8, Math.round(reviews / 200));
 
 /** Empties a PostgreSQL database that holds calls, with `--reset`; refuses without it. */
 async function prepareDatabase(options: GenerateOptions): Promise<void> {
@@ -114,15 +142,49 @@ function busiestProposal(plan: Plan): number {
   return best;
 }
 
+/** One connection of the app's database, for statements that span a transaction. */
+async function withOneConnection<T>(
+  app: App,
+  databaseUrl: string | undefined,
+  use: (query: Query) => Promise<T>,
+): Promise<T> {
+  // PGlite is one connection already; a pool would hand each statement to another.
+  if (!databaseUrl) return use(rawQuery(app.db));
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return await use((text, params) => client.query(text, params));
+  } finally {
+    await client.end();
+  }
+}
+
+/** `load average 1.2 1.4 1.5`: what else the machine was doing while a phase ran. */
+const loadAverage = () =>
+  `load ${loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ')}`;
+
 export async function generate(options: GenerateOptions): Promise<Manifest> {
   const log = options.log ?? ((line: string) => console.log(line));
   const started = performance.now();
-  const lap = (what: string) =>
-    log(`  ${what}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  let phaseStarted = started;
+  // Each phase's own time, the total so far and the load average, so a slow phase shows
+  // whether it was slow or the machine was busy.
+  const lap = (what: string) => {
+    const at = performance.now();
+    log(
+      `  ${what}: ${((at - phaseStarted) / 1000).toFixed(1)} s ` +
+        `(total ${((at - started) / 1000).toFixed(1)} s, ${loadAverage()})`,
+    );
+    phaseStarted = at;
+  };
   await prepareDatabase(options);
   const scratch = await mkdtemp(join(tmpdir(), 'merit-bench-gen-'));
   // The data's own server secret, kept in the manifest for the servers the benchmarks start.
   const secretKey = randomBytes(32).toString('hex');
+  // The services run at the times the plan gives (the admin's set-up weeks ago); the rest now.
+  let clock: Date | undefined;
   const app = await buildApp(
     loadConfig({
       LOG_LEVEL: 'warn',
@@ -132,25 +194,27 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
       WEB_DIR: join(scratch, 'web'),
       MANUAL_PATH: join(scratch, 'manual.pdf'),
     }),
-    { logger: false },
+    { logger: false, now: () => (clock ? new Date(clock) : new Date()) },
   );
   try {
     lap('database open and migrated');
     const now = new Date();
-    const plan = makePlan({ ...options, now });
+    const members = options.members ?? defaultMembers(options.reviews);
+    const plan = makePlan({ ...options, members, now });
+    lap(`plan (${plan.users.length} people, ${plan.proposals.length} proposals)`);
     const userIds = await insertUsers(
       app.db,
       plan,
       await hashPassword(BENCH_PASSWORD, app.keys.passwordPepper),
     );
-    lap(`${plan.users.length} users`);
+    lap(`${plan.users.length} users (bulk)`);
     const stamp = now.toISOString().replace(/[-:.TZ]/g, '');
-    const setUp = await setUpCalls(app, plan, userIds, stamp);
-    lap('committee, roles, forms and calls (services)');
-    const { proposalIds } = await insertVolume(app.db, plan, setUp, userIds);
+    const setUp = await setUpCalls(app, plan, userIds, stamp, (at) => (clock = at));
+    clock = undefined;
+    lap('committee, roles, forms, calls, k and reminders (services)');
+    const written = await insertVolume(app.db, plan, setUp, userIds, lap);
+    const { proposalIds } = written;
     const reviews = plan.proposals.reduce((n, p) => n + p.reviews.length, 0);
-    lap(`${proposalIds.length} proposals, ${reviews} reviews (bulk)`);
-
     const chairIndex = plan.chairs[0]!;
     const memberIndex = plan.members[0]!;
     const accounts = [chairIndex, memberIndex, ...plan.editors];
@@ -175,7 +239,6 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
       callId: setUp.openCallId,
       proposalTypeId: setUp.openTypeIds[0]!,
     }));
-    const seconds = (performance.now() - started) / 1000;
     const manifest: Manifest = {
       database: options.databaseUrl
         ? { url: options.databaseUrl }
@@ -184,10 +247,16 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
       size: {
         proposals: options.proposals,
         reviews,
+        members,
         facilities: options.facilities,
         editors: options.editors,
       },
-      seconds: Math.round(seconds * 10) / 10,
+      contents: {
+        conflicts: written.conflicts,
+        bids: written.bids,
+        assignments: plan.proposals.reduce((n, p) => n + p.reviewers.length, 0),
+      },
+      seconds: 0,
       callId: setUp.mainCallId,
       proposalTypeIds: setUp.mainTypeIds,
       openCallId: setUp.openCallId,
@@ -199,10 +268,22 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
       editors,
       secretKey,
     };
+    // The closed copy figure (i) decides on, made now rather than in the figure's first run.
+    const decisions = await withOneConnection(app, options.databaseUrl, (query) =>
+      ensureDecisionsCall(query, manifest, now),
+    );
+    manifest.contents!.decisionsCallId = decisions.callId;
+    lap(
+      `closed copy: ${decisions.proposals} proposals, ${decisions.decided} outcomes, ` +
+        `${decisions.capacities} capacities`,
+    );
+    const seconds = (performance.now() - started) / 1000;
+    manifest.seconds = Math.round(seconds * 10) / 10;
     await mkdir(dirname(options.manifestPath), { recursive: true });
     await writeFile(options.manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
     log(
-      `Generated ${proposalIds.length} proposals and ${reviews} reviews on ` +
+      `Generated ${proposalIds.length} proposals, ${reviews} reviews, ${members} members, ` +
+        `${written.conflicts} conflicts and ${written.bids} bids on ` +
         `${options.databaseUrl ? 'PostgreSQL' : 'PGlite'} in ${seconds.toFixed(1)} s; ` +
         `manifest: ${options.manifestPath}`,
     );
@@ -221,6 +302,7 @@ export function generateOptionsFrom(argv: string[]): GenerateOptions {
     options: {
       proposals: { type: 'string' },
       reviews: { type: 'string' },
+      members: { type: 'string' },
       facilities: { type: 'string' },
       editors: { type: 'string' },
       small: { type: 'boolean', default: false },
@@ -229,7 +311,7 @@ export function generateOptionsFrom(argv: string[]): GenerateOptions {
     },
   });
   const size = values.small ? SMALL_SIZE : FULL_SIZE;
-  const count = (name: 'proposals' | 'reviews' | 'facilities' | 'editors', min: number) => {
+  const count = (name: keyof Size, min: number) => {
     const raw = values[name];
     if (raw === undefined) return size[name];
     const n = Number(raw);
@@ -246,9 +328,15 @@ export function generateOptionsFrom(argv: string[]): GenerateOptions {
     manifestPath === DEFAULT_MANIFEST
       ? DEFAULT_DATA_DIR
       : `${manifestPath.replace(/\.json$/, '')}-pglite`;
+  const reviews = count('reviews', 0);
   return {
     proposals: count('proposals', 1),
-    reviews: count('reviews', 0),
+    reviews,
+    // A preset's members go with its reviews; other reviews get one member per 200.
+    members:
+      values.members !== undefined || values.reviews === undefined
+        ? count('members', 1)
+        : defaultMembers(reviews),
     facilities: count('facilities', 1),
     editors: count('editors', 0),
     databaseUrl: process.env.DATABASE_URL || undefined,

@@ -22,9 +22,8 @@
  *   "10,000-proposal call", so Propose fills 40,000 slots;
  * - one conflict declared by the applicants for every tenth proposal, with a member (never
  *   a chair, whose view of the preview would then leave that proposal out): enforced, so
- *   the solver has exclusions to honour. No detector run: the data's five institutions
- *   would suggest 900,000 conflicts (issue 31), none of them enforced, so none would
- *   change what Propose does. Nothing queues detection here, so the call stays settled.
+ *   the solver has exclusions to honour. No detector run: its suggestions are not
+ *   enforced, so none would change what Propose does. Nothing queues detection here, so the call stays settled.
  */
 import type { AssignmentProblem } from '@merit/domain';
 import { eq } from 'drizzle-orm';
@@ -125,9 +124,10 @@ export async function ensureAssignmentCall(
   return ensureBenchCommittee(query, {
     name: committeeName(manifest),
     describe: (committeeId) => describe(query, committeeId),
-    // Made by this code for this data: the generated call's every proposal, 300 members.
+    // Made by this code for this data: the generated call's every proposal, and 300 members
+    // or the generated committee's people when it has more (1,002 at 30,000 proposals).
     current: (call) =>
-      call.proposals === manifest.proposalIds.length && call.members === ASSIGNMENT_MEMBERS,
+      call.proposals === manifest.proposalIds.length && call.members >= ASSIGNMENT_MEMBERS,
     make: () => makeAssignmentCall(query, manifest, now),
     vacuum:
       'proposals, proposal_responses, proposal_collaborators, conflicts, committee_roles, users',

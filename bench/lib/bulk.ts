@@ -1,6 +1,8 @@
 /**
- * The volume of the plan written by bulk SQL: users, proposals with their answers and
- * collaborators, reviewer assignments, reviews with their answers and scores. One
+ * The volume of the plan written by bulk SQL: users, proposals with their answers,
+ * collaborators and applicants' conflict declarations, members' bids, reviewer
+ * assignments, members' own declarations, reviews with their answers and scores, and the
+ * conflicts Merit's detector finds. One
  * `INSERT ... SELECT FROM unnest($1::type[], ...)` per table and chunk, so a few
  * parameters carry thousands of rows, on PGlite and on PostgreSQL alike.
  *
@@ -11,10 +13,10 @@
  * save-batch records and the mails the services would queue (50,000 of them).
  */
 import { reviewScore } from '@merit/domain';
+import type { DetectedConflict } from '@merit/domain/conflict-detection';
 import type { Db } from '../../apps/server/src/db/client.js';
-import { detectForScope } from '../../apps/server/src/modules/conflicts/conflicts.jobs.js';
 import { newUserHash } from '../../apps/server/src/platform/security/secrets.js';
-import { SCORE_OPTIONS, type Plan } from './plan.js';
+import { conflictPair, SCORE_OPTIONS, type Plan } from './plan.js';
 import type { SetUp } from './setup.js';
 
 type Query = (text: string, params: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>;
@@ -25,7 +27,7 @@ export function rawQuery(db: Db): Query {
   return (text, params) => client.query(text, params);
 }
 
-const CHUNK = 5_000;
+const CHUNK = 10_000;
 
 /**
  * Inserts `rows` into `table` by columns given as `[name, sqlType, value(row)]`, in
@@ -101,6 +103,9 @@ export async function insertUsers(db: Db, plan: Plan, passwordHash: string): Pro
 export interface Written {
   /** Ids of the plan's proposals, in its order. */
   proposalIds: number[];
+  /** Conflicts written: declared and detected. */
+  conflicts: number;
+  bids: number;
 }
 
 /** Everything of the plan below the calls: proposals, answers, people, reviews. */
@@ -109,6 +114,8 @@ export async function insertVolume(
   plan: Plan,
   setUp: SetUp,
   userIds: number[],
+  /** Called after each part, naming it (the generator prints each part's time). */
+  lap: (what: string) => void = () => {},
 ): Promise<Written> {
   const query = rawQuery(db);
   const callOf = (call: 'main' | 'open') => (call === 'main' ? setUp.mainCallId : setUp.openCallId);
@@ -151,6 +158,8 @@ export async function insertVolume(
     ['proposal_id', 'int', (c) => proposalIds[c.proposal]],
     ['user_id', 'int', (c) => userIds[c.user]],
   ]);
+
+  lap(`${proposalIds.length} proposals, ${entries.length} answers, ${team.length} collaborators`);
 
   const assigned = plan.proposals.flatMap((p, i) =>
     p.reviewers.map((user) => ({ proposal: i, user })),
@@ -195,14 +204,93 @@ export async function insertVolume(
     ['updated_at', 'timestamptz', (a) => iso(a.at)],
   ]);
 
-  // Conflicts of interest, as the detector finds them once the proposals are in: the
-  // services queue it after each submission; here it runs once per call.
-  for (const callId of [setUp.mainCallId, setUp.openCallId])
-    await detectForScope(db, { callId }, plan.now);
+  lap(
+    `${assigned.length} assignments, ${reviews.length} reviews, ${answers.length} review answers`,
+  );
+
+  // The applicants' declarations (their Conflicts panel, saved once while writing) and the
+  // members' own (answered during review), as conflicts.service.ts records them.
+  const byApplicants = plan.proposals.flatMap((p, i) =>
+    p.declared.map((d) => ({ ...d, proposal: i, by: p.author, at: p.at })),
+  );
+  const byMembers = plan.memberDeclarations.map((d) => ({ ...d, by: d.user }));
+  await insertMany(
+    query,
+    'conflicts',
+    [
+      ...byApplicants.map((d) => ({ ...d, source: 'applicant' })),
+      ...byMembers.map((d) => ({ ...d, source: 'reviewer' })),
+    ],
+    [
+      ['proposal_id', 'int', (d) => proposalIds[d.proposal]],
+      ['user_id', 'int', (d) => userIds[d.user]],
+      ['type', 'text', (d) => d.type],
+      ['source', 'text', (d) => d.source],
+      ['state', 'text', () => 'confirmed'],
+      ['reason', 'text', (d) => d.reason],
+      ['changed_by', 'int', (d) => userIds[d.by]],
+      ['changed_at', 'timestamptz', (d) => iso(d.at)],
+    ],
+  );
+  const declaredIds = [...new Set(byApplicants.map((d) => proposalIds[d.proposal]!))];
+  await query('update proposals set conflicts_version = 1 where id = any($1::int[])', [
+    declaredIds,
+  ]);
+  await insertMany(query, 'conflict_declarations', byMembers, [
+    ['proposal_id', 'int', (d) => proposalIds[d.proposal]],
+    ['user_id', 'int', (d) => userIds[d.user]],
+    ['conflict', 'boolean', () => true],
+    ['type', 'text', (d) => d.type],
+    ['at', 'timestamptz', (d) => iso(d.at)],
+  ]);
+
+  await insertMany(query, 'assignment_bids', plan.bids, [
+    ['proposal_id', 'int', (b) => proposalIds[b.proposal]],
+    ['user_id', 'int', (b) => userIds[b.user]],
+    ['preference', 'text', (b) => b.preference],
+    ['at', 'timestamptz', (b) => iso(b.at)],
+  ]);
+
+  lap(`${byApplicants.length + byMembers.length} declared conflicts, ${plan.bids.length} bids`);
+
+  // Conflicts of interest as the detector finds them once the proposals are in (the
+  // services queue it after each submission, conflicts.jobs.ts): the domain's
+  // `detectConflicts` over each call (run by the plan), the pairs nobody declared written
+  // as the job writes them, without its audit rows.
+  const declaredPairs = new Set(
+    [...byApplicants, ...byMembers].map((d) => conflictPair(d.proposal, d.user)),
+  );
+  // The plan ran the detector with plan indexes for ids: the same conflicts with the
+  // written ids (a shared proposal's evidence names one).
+  const detected: (DetectedConflict & { at: Date })[] = plan.detected
+    .filter((c) => !declaredPairs.has(conflictPair(c.proposalId, c.userId)))
+    .map((c) => ({
+      ...c,
+      // The job runs right after a submission: about when the proposal was written.
+      at: plan.proposals[c.proposalId]!.at,
+      proposalId: proposalIds[c.proposalId]!,
+      userId: userIds[c.userId]!,
+      evidence: c.evidence.map((e) =>
+        e.kind === 'sharedProposal' ? { ...e, proposalId: proposalIds[e.proposalId]! } : e,
+      ),
+    }));
+  lap(`detection: ${detected.length} conflicts found`);
+  await insertMany(query, 'conflicts', detected, [
+    ['proposal_id', 'int', (c) => c.proposalId],
+    ['user_id', 'int', (c) => c.userId],
+    ['type', 'text', (c) => c.type],
+    ['source', 'text', () => 'detected'],
+    ['state', 'text', (c) => c.state],
+    ['evidence', 'jsonb', (c) => json(c.evidence)],
+    ['changed_at', 'timestamptz', (c) => iso(c.at)],
+  ]);
+
+  lap(`${detected.length} detected conflicts written`);
 
   // The state autovacuum reaches minutes later, now: the planner's statistics (so the
   // first query is planned for 10,000 rows, not the empty tables of a moment ago) and the
   // visibility map (so index-only scans need not visit the table).
   await query('vacuum analyze', []);
-  return { proposalIds };
+  lap('vacuum analyze');
+  return { proposalIds, conflicts: declaredPairs.size + detected.length, bids: plan.bids.length };
 }

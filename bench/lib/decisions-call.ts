@@ -5,8 +5,9 @@
  * a chair finds it after "Set outcomes from the line" and before releasing the decisions.
  * The generated call stays as it is (the other figures read it in review).
  *
- * Made by set-based SQL (INSERT ... SELECT) the first time a figure asks for it, in one
- * transaction, and found again by its committee's name after that; `settleDecisionsCall`
+ * Made by set-based SQL (INSERT ... SELECT) in one transaction by the data generator
+ * (bench/data.ts, issue 31), or the first time a figure asks for it on data made before,
+ * and found again by its committee's name after that; `settleDecisionsCall`
  * takes away what a release wrote (letters, their jobs and mails) before each measurement.
  *
  * What it holds, and why:

@@ -32,7 +32,25 @@ export interface Manifest {
   /** `{url}` for PostgreSQL, `{dataDir}` for PGlite (the server's DATA_DIR). */
   database: { url: string } | { dataDir: string };
   generatedAt: string;
-  size: { proposals: number; reviews: number; facilities: number; editors: number };
+  /** What it was generated with: `npm run bench` compares it to pick whether to generate again. */
+  size: {
+    proposals: number;
+    reviews: number;
+    /** Absent in manifests made before `--members`. */
+    members?: number;
+    facilities: number;
+    editors: number;
+  };
+  /** What the data holds besides (absent in manifests made before issue 31). */
+  contents?: {
+    /** Conflicts of interest: declared by applicants and members, and detected. */
+    conflicts: number;
+    bids: number;
+    /** Reviewer assignments of the main call. */
+    assignments: number;
+    /** The closed copy of the call with outcomes and awards (bench/lib/decisions-call.ts). */
+    decisionsCallId?: number;
+  };
   /** Seconds the generator took. */
   seconds: number;
   callId: number;

@@ -5,12 +5,20 @@
  * bulk SQL of bench/lib/bulk.ts and the service layer of bench/lib/service-writer.ts)
  * write one plan, which is how the test proves them equivalent.
  */
-import type { ScoreFormOptions } from '@merit/domain';
+import type { DeclaredConflictType, Preference, ScoreFormOptions } from '@merit/domain';
+import {
+  detectConflicts,
+  type DetectedConflict,
+  type DetectionPerson,
+  type DetectionProposal,
+} from '@merit/domain/conflict-detection';
 
 export interface PlanOptions {
   proposals: number;
   reviews: number;
   facilities: number;
+  /** Committee members who review (default: one per 200 reviews, at least 8). */
+  members?: number;
   /** Authors with a Draft in the open call, for the editing benchmarks. */
   editors: number;
   /** The present: the main call is in review now, the editors' call open for submission. */
@@ -55,9 +63,37 @@ export interface PlannedProposal {
   /** When its author wrote (and submitted) it. */
   at: Date;
   answers: PlannedAnswer[];
+  /**
+   * Members its applicants declared a conflict with in its Conflicts panel, while writing
+   * it (indexes into `plan.users`).
+   */
+  declared: PlannedDeclaration[];
   /** Assigned reviewers (indexes into `plan.users`), in the order the chair assigned them. */
   reviewers: number[];
   reviews: PlannedReview[];
+}
+
+/** A conflict declared by hand: by the applicants (panel) or by the member (declaration). */
+export interface PlannedDeclaration {
+  /** Index into `plan.users`: the member conflicted. */
+  user: number;
+  type: DeclaredConflictType;
+  reason: string;
+}
+
+/** A member's own declaration of a conflict with a main call proposal, during review. */
+export interface PlannedMemberDeclaration extends PlannedDeclaration {
+  /** Index into `plan.proposals`. */
+  proposal: number;
+  at: Date;
+}
+
+/** A member's bid on a main call proposal, made while bidding was open. */
+export interface PlannedBid {
+  proposal: number;
+  user: number;
+  preference: Preference;
+  at: Date;
 }
 
 export interface CallWindows {
@@ -78,9 +114,33 @@ export interface Plan {
   editors: number[];
   mainWindows: CallWindows;
   openWindows: CallWindows;
+  /** When the admin set the committee and calls up: before either call opened. */
+  setUpAt: Date;
+  /** When the chair opened and closed bidding on the main call: after submission closed. */
+  bidding: { from: Date; to: Date };
+  /** k of the main call: the reviewers each submitted proposal has. */
+  reviewsPerProposal: number;
   /** Main call proposals first, then one Draft per editor in the open call. */
   proposals: PlannedProposal[];
+  /** Members' bids on the main call's submitted proposals, in the order they were made. */
+  bids: PlannedBid[];
+  /** Members' own conflict declarations on the main call, in the order they were made. */
+  memberDeclarations: PlannedMemberDeclaration[];
+  /**
+   * What Merit's detector finds in the main call: the domain's `detectConflicts` over the plan,
+   * with plan indexes for ids (proposal and user ids rise in the plan's order, so its order
+   * is the written one too). Pairs someone also declared are among them.
+   */
+  detected: DetectedConflict[];
+  /**
+   * Pairs (`conflictPair`) of any conflict: detected or declared. No reviewer is assigned
+   * to, and no member bids on, a pair in it.
+   */
+  conflicted: Set<number>;
 }
+
+/** A proposal and a user (plan indexes) as one number, for sets of hundreds of thousands. */
+export const conflictPair = (proposal: number, user: number) => proposal * 1_048_576 + user;
 
 export const FORM_KEYS = [
   'project',
@@ -91,6 +151,30 @@ export const FORM_KEYS = [
   'reviewScores',
 ] as const;
 export type FormKey = (typeof FORM_KEYS)[number];
+
+/**
+ * The reviewers' reminder the chair adds to the main call (besides the defaults every call
+ * gets): a month before review closes, so it fell due 5 days before the data was made.
+ * The server's own sweep looks only at reminders due since its last run, so it leaves this
+ * one alone; a sweep asked for all that still go out (`sweepReminders` without `from`)
+ * finds every reviewer with a review still to write.
+ */
+export const REVIEW_STARTED_REMINDER = {
+  audience: 'reviewers_pending',
+  anchor: 'review_close',
+  offsetHours: -35 * 24,
+  enabled: true,
+  subject: 'Your reviews for {{ call }}',
+  body: [
+    'Dear {{ name }},',
+    '',
+    'Review of {{ call }} is open until {{ deadline }}. These reviews are assigned to you:',
+    '',
+    '{{ items }}',
+    '',
+    'Your pending reviews: {{ link }}',
+  ].join('\n'),
+} as const;
 
 /** The proposal types of the main call: their proposal forms in order. */
 export const MAIN_TYPES: { name: string; forms: FormKey[] }[] = [
@@ -228,13 +312,69 @@ function random(seed: number) {
 
 const FIRST = ['Ada', 'Ben', 'Chloe', 'Dev', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jon'];
 const LAST = ['Nguyen', 'Smith', 'Okafor', 'Rossi', 'Kim', 'Müller', 'Silva', 'Patel', 'Lee'];
-const INSTITUTIONS = [
-  'University of Sydney',
-  'Monash University',
-  'ANU',
-  'CSIRO',
-  'University of Tasmania',
+/**
+ * 150 institutions (50 places, 3 kinds each): a member shares one with about 1.6 % of the
+ * proposals (a proposal's 2.6 applicants on average), which the detector suggests as
+ * conflicts. With the members' own declarations that makes about 2 % of member x proposal
+ * pairs (issue 31), as large committees report.
+ */
+const PLACES = [
+  'Adelaide',
+  'Auckland',
+  'Bergen',
+  'Bologna',
+  'Boulder',
+  'Brisbane',
+  'Cape Town',
+  'Cardiff',
+  'Chile',
+  'Copenhagen',
+  'Delft',
+  'Dublin',
+  'Durham',
+  'Edinburgh',
+  'Geneva',
+  'Ghent',
+  'Gothenburg',
+  'Granada',
+  'Hamburg',
+  'Heidelberg',
+  'Helsinki',
+  'Hobart',
+  'Kyoto',
+  'Leiden',
+  'Lisbon',
+  'Lyon',
+  'Madison',
+  'Manchester',
+  'Melbourne',
+  'Montreal',
+  'Munich',
+  'Nagoya',
+  'Oslo',
+  'Padua',
+  'Perth',
+  'Porto',
+  'Prague',
+  'Pune',
+  'Santiago',
+  'Seoul',
+  'Sheffield',
+  'Stockholm',
+  'Sydney',
+  'Taipei',
+  'Tartu',
+  'Toronto',
+  'Utrecht',
+  'Valencia',
+  'Vienna',
+  'Zurich',
 ];
+const INSTITUTIONS = PLACES.flatMap((place) => [
+  `University of ${place}`,
+  `${place} Institute of Technology`,
+  `${place} Observatory`,
+]);
 const WORDS = [
   'stellar',
   'winds',
@@ -274,6 +414,7 @@ export function makePlan(options: PlanOptions): Plan {
     { length: options.facilities },
     (_, i) => FACILITY_NAMES[i] ?? `Facility ${i + 1}`,
   );
+  const setUpAt = at(-61);
   const mainWindows: CallWindows = {
     commencement: at(-60),
     termination: at(-10),
@@ -305,7 +446,10 @@ export function makePlan(options: PlanOptions): Plan {
   const admin = person('admin', 0, true);
   const chairs = range(2, 'chair');
   // About 200 reviews each, as a large committee shares them.
-  const members = range(Math.max(8, Math.round(options.reviews / 200)), 'member');
+  const members = range(
+    options.members ?? Math.max(8, Math.round(options.reviews / 200)),
+    'member',
+  );
   const authors = range(Math.max(2, Math.ceil(options.proposals * 0.6)), 'author');
   const editors = range(options.editors, 'editor');
 
@@ -369,26 +513,82 @@ export function makePlan(options: PlanOptions): Plan {
       submitted: rng.next() < 0.92,
       at: between(rng, mainWindows.commencement, mainWindows.termination),
       answers,
+      declared: [],
       reviewers: [],
       reviews: [],
     });
   }
 
+  // What Merit's detector will find, by the domain's own function over the plan (plan
+  // indexes as ids): the pairs no reviewer is assigned to and no member bids on.
+  const committee = [...chairs, ...members];
+  const asPerson = (index: number): DetectionPerson => {
+    const user = users[index]!;
+    return {
+      id: index,
+      name: `${user.firstName} ${user.lastName}`,
+      email: user.email,
+      institution: user.institution,
+      collaboratorEmails: [],
+    };
+  };
+  const people = new Map(users.map((_, index) => [index, asPerson(index)]));
+  const conflicted = new Set<number>();
+  const pair = conflictPair;
+  const detectionOf = (from: number) =>
+    detectConflicts(
+      committee.map(asPerson),
+      proposals.slice(from).map((p, i): DetectionProposal => ({
+        id: from + i,
+        name: p.name,
+        authorId: p.author,
+        collaboratorIds: p.collaborators,
+      })),
+      people,
+    );
+  const detected = detectionOf(0);
+  for (const found of detected) conflicted.add(pair(found.proposalId, found.userId));
+
+  // One proposal in ten: its applicants declare a conflict with a member or two.
+  proposals.forEach((proposal, index) => {
+    if (rng.next() >= 0.1) return;
+    const wanted = rng.int(1, 2);
+    for (let tries = 0; proposal.declared.length < wanted && tries < 10; tries++) {
+      const user = rng.pick(members);
+      if (conflicted.has(pair(index, user))) continue;
+      conflicted.add(pair(index, user));
+      proposal.declared.push({
+        user,
+        type: rng.pick(['personal', 'collaborator', 'financial'] as const),
+        reason: rng.pick(['', 'A former supervisor.', 'We share a grant.', 'A close colleague.']),
+      });
+    }
+  });
+
   // Reviewer assignments: about 10% more than reviews, spread evenly over the submitted
   // proposals, so some proposals are Reviewed (every assigned reviewer has written) and
   // others not.
-  const submitted = proposals.filter((p) => p.submitted);
+  const submittedIndexes = proposals.flatMap((p, i) => (p.submitted ? [i] : []));
+  const submitted = submittedIndexes.map((i) => proposals[i]!);
+  let reviewsPerProposal = 3;
   if (submitted.length > 0 && options.reviews > 0) {
     const perProposal = Math.min(
       members.length,
       Math.max(1, Math.ceil((options.reviews * 1.1) / submitted.length)),
     );
-    for (const proposal of submitted) {
+    reviewsPerProposal = perProposal;
+    submitted.forEach((proposal, i) => {
+      const index = submittedIndexes[i]!;
       const chosen = new Set<number>();
-      while (chosen.size < perProposal) chosen.add(rng.pick(members));
+      // Never a member with a conflict of any kind, as a chair (or Propose) assigns; a
+      // draw is taken again, and a committee too small for k leaves the proposal short.
+      for (let tries = 0; chosen.size < perProposal && tries < perProposal * 50; tries++) {
+        const member = rng.pick(members);
+        if (!conflicted.has(pair(index, member))) chosen.add(member);
+      }
       proposal.reviewers = [...chosen];
-    }
-    const assignments = submitted.length * perProposal;
+    });
+    const assignments = submitted.reduce((n, p) => n + p.reviewers.length, 0);
     const reviews = Math.min(options.reviews, assignments);
     // Each proposal gets one review while there are enough, then, in a shuffled order,
     // proposals get all their reviewers' reviews (Reviewed) until the reviews run out:
@@ -399,7 +599,7 @@ export function makePlan(options: PlanOptions): Plan {
     const order = submitted.map((_, i) => i).sort(() => rng.next() - 0.5);
     for (const i of order) {
       if (left === 0) break;
-      const more = Math.min(perProposal - counts[i]!, left);
+      const more = Math.min(submitted[i]!.reviewers.length - counts[i]!, left);
       counts[i]! += more;
       left -= more;
     }
@@ -432,10 +632,65 @@ export function makePlan(options: PlanOptions): Plan {
           data: { title: `Draft ${i + 1}`, summary: `Early notes on ${words(rng, 10)}.` },
         },
       ],
+      declared: [],
       reviewers: [],
       reviews: [],
     });
   });
+
+  // The editors' call is not detected: the product looks when a proposal is submitted or
+  // its team changes, and the editors' Drafts have neither happened.
+
+  // Bidding, the day between submission closing and review opening: four in ten of the
+  // pairs later assigned had an Eager or Willing bid (the chair followed them), and each
+  // member marked a few more (Willing, Reluctant, Not me) that were not assigned.
+  const bidding = {
+    from: new Date(mainWindows.termination.getTime() + 60 * 60 * 1000),
+    to: mainWindows.reviewCommencement,
+  };
+  const bids: PlannedBid[] = [];
+  const bid = new Set<number>();
+  const addBid = (proposal: number, user: number, preference: Preference) => {
+    if (bid.has(pair(proposal, user))) return;
+    bid.add(pair(proposal, user));
+    bids.push({ proposal, user, preference, at: between(rng, bidding.from, bidding.to) });
+  };
+  submittedIndexes.forEach((index) => {
+    for (const user of proposals[index]!.reviewers)
+      if (rng.next() < 0.4) addBid(index, user, rng.next() < 0.6 ? 'eager' : 'willing');
+  });
+  const extraBids = Math.max(1, Math.round(submittedIndexes.length * 0.002));
+  if (submittedIndexes.length > 0)
+    for (const user of members)
+      for (let n = 0; n < extraBids; n++) {
+        const index = rng.pick(submittedIndexes);
+        if (conflicted.has(pair(index, user)) || proposals[index]!.reviewers.includes(user))
+          continue;
+        addBid(index, user, rng.pick(['willing', 'reluctant', 'not_me'] as const));
+      }
+  bids.sort((a, b) => a.at.getTime() - b.at.getTime());
+
+  // Members' own declarations during review: about 0.3 % of their pairs, none with a
+  // proposal they review or bid on (a member would not bid on one they are conflicted with).
+  const memberDeclarations: PlannedMemberDeclaration[] = [];
+  const perMember = Math.max(1, Math.round(submittedIndexes.length * 0.003));
+  if (submittedIndexes.length > 0)
+    for (const user of members)
+      for (let n = 0; n < perMember; n++) {
+        const index = rng.pick(submittedIndexes);
+        const key = pair(index, user);
+        if (conflicted.has(key) || bid.has(key) || proposals[index]!.reviewers.includes(user))
+          continue;
+        conflicted.add(key);
+        memberDeclarations.push({
+          proposal: index,
+          user,
+          type: rng.pick(['personal', 'financial', 'other'] as const),
+          reason: rng.pick(['', 'A relative works in the team.', 'A competing proposal.']),
+          at: between(rng, mainWindows.reviewCommencement, now),
+        });
+      }
+  memberDeclarations.sort((a, b) => a.at.getTime() - b.at.getTime());
 
   return {
     now,
@@ -447,6 +702,13 @@ export function makePlan(options: PlanOptions): Plan {
     editors,
     mainWindows,
     openWindows,
+    setUpAt,
+    bidding,
+    reviewsPerProposal,
     proposals,
+    bids,
+    memberDeclarations,
+    detected,
+    conflicted,
   };
 }

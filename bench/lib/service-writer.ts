@@ -1,14 +1,22 @@
 /**
  * The plan written the slow way, one request's worth at a time through the product's
  * services, as people using the app would write it: each author saves their forms (the
- * first save creates the proposal), adds collaborators by their hash and submits; then a
- * chair assigns reviewers and each reviewer saves both review forms. Used only by
+ * first save creates the proposal), adds collaborators by their hash, declares conflicts
+ * in its Conflicts panel and submits; then the chair opens bidding, the members bid, the
+ * chair closes it and assigns reviewers, each reviewer saves both review forms, and members
+ * answer a proposal's declaration with a conflict. Used only by
  * apps/server/test/bench-data.api.test.ts, to prove that bench/lib/bulk.ts writes the
  * same thing: its users are made by `createUser`, one password hash each.
  */
 import { eq } from 'drizzle-orm';
 import type { App } from '../../apps/server/src/app.js';
 import { users } from '../../apps/server/src/db/schema.js';
+import { patchSettings } from '../../apps/server/src/modules/assignment/assignment.service.js';
+import { saveBid } from '../../apps/server/src/modules/assignment/bidding.service.js';
+import {
+  answerDeclaration,
+  saveDeclarations,
+} from '../../apps/server/src/modules/conflicts/conflicts.service.js';
 import { changeProposalState } from '../../apps/server/src/modules/proposals/proposals.service.js';
 import { addCollaborator } from '../../apps/server/src/modules/proposals/team.service.js';
 import { saveResponse } from '../../apps/server/src/modules/proposals/answers.service.js';
@@ -84,12 +92,39 @@ export async function writeViaServices(
         addCollaborator(work, { proposalId, hash: person!.hash }, publicUrl),
       );
     }
+    if (proposal.declared.length > 0)
+      await app.writeAs(author, (work) =>
+        saveDeclarations(work, proposalId, {
+          version: 0,
+          declarations: proposal.declared.map((d) => ({
+            userId: userIds[d.user]!,
+            type: d.type,
+            reason: d.reason,
+          })),
+        }),
+      );
     if (proposal.submitted)
       await app.writeAs(author, (work) =>
         changeProposalState(work, { proposalId, state: 1 }, publicUrl),
       );
     proposalIds.push(proposalId);
   }
+
+  // Bidding, between submission closing and review opening.
+  const admin = { id: userIds[plan.admin]!, isAdmin: true };
+  setNow(plan.bidding.from);
+  await app.writeAs(admin, (work) => patchSettings(work, setUp.mainCallId, { biddingOpen: true }));
+  for (const bid of plan.bids) {
+    setNow(bid.at);
+    await app.writeAs(as(bid.user), (work) =>
+      saveBid(work, setUp.mainCallId, {
+        proposalId: proposalIds[bid.proposal]!,
+        preference: bid.preference,
+      }),
+    );
+  }
+  setNow(plan.bidding.to);
+  await app.writeAs(admin, (work) => patchSettings(work, setUp.mainCallId, { biddingOpen: false }));
 
   // Review time: the chair assigns once submission has closed, then the reviewers write.
   const chair = as(plan.chairs[0]!);
@@ -125,6 +160,18 @@ export async function writeViaServices(
         );
       }
     }
+  }
+
+  for (const declaration of plan.memberDeclarations) {
+    setNow(declaration.at);
+    await app.writeAs(as(declaration.user), (work) =>
+      answerDeclaration(
+        work,
+        proposalIds[declaration.proposal]!,
+        { conflict: true, type: declaration.type, reason: declaration.reason },
+        publicUrl,
+      ),
+    );
   }
   return proposalIds;
 }

@@ -4,6 +4,9 @@
  * shortcut changes nothing: one small plan is written both ways, into two fresh
  * databases, and the two must hold the same rows and give the same API answers (the
  * chair's list with scores and resource totals, each proposal, each proposal's reviews).
+ * Conflicts (declared by applicants and members, and detected), bids and members'
+ * declarations included: the bulk writer runs the detector's domain function itself, the
+ * services queue its job.
  */
 import { asc, getTableColumns, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +15,9 @@ import { makePlan, type Plan } from '../../../bench/lib/plan.js';
 import { createUsers, writeViaServices } from '../../../bench/lib/service-writer.js';
 import { setUpCalls, type SetUp } from '../../../bench/lib/setup.js';
 import {
+  assignmentBids,
+  conflictDeclarations,
+  conflicts,
   proposalCollaborators,
   proposalResponses,
   proposalReviewers,
@@ -30,7 +36,7 @@ const plan: Plan = makePlan({
   facilities: 3,
   editors: 3,
   now: new Date('2026-06-01T00:00:00Z'),
-  seed: 7,
+  seed: 14,
 });
 
 interface Written {
@@ -48,7 +54,13 @@ async function write(how: 'bulk' | 'services'): Promise<Written> {
     how === 'bulk'
       ? await insertUsers(app.db, plan, await hashPassword(TEST_PASSWORD, app.keys.passwordPepper))
       : await createUsers(app, plan, TEST_PASSWORD);
-  const setUp = await setUpCalls(app, plan, userIds, 'equivalence');
+  const setUp = await setUpCalls(
+    app,
+    plan,
+    userIds,
+    'equivalence',
+    (at) => (clock.current = new Date(at)),
+  );
   const proposalIds =
     how === 'bulk'
       ? (await insertVolume(app.db, plan, setUp, userIds)).proposalIds
@@ -67,7 +79,7 @@ let services: Written;
 beforeAll(async () => {
   bulk = await write('bulk');
   services = await write('services');
-}, 120_000);
+}, 400_000);
 
 afterAll(async () => {
   await bulk?.ctx.close();
@@ -75,6 +87,7 @@ afterAll(async () => {
 });
 
 const { entryId: _entryId, ...responseColumns } = getTableColumns(proposalResponses);
+const { id: _conflictId, ...conflictColumns } = getTableColumns(conflicts);
 
 /** A proposal's page without its entries' ids, which are drawn at random. */
 function withoutEntryIds(page: { status: number; body: Record<string, unknown> }) {
@@ -135,6 +148,22 @@ async function rowsOf(written: Written) {
       .select()
       .from(reviewResponses)
       .orderBy(asc(reviewResponses.reviewId), asc(reviewResponses.formId)),
+    // Ids follow the order they were made in, which differs; and a detected conflict's
+    // time is when the job runner got to its detection after a commit, not the plan's.
+    conflicts: (
+      await db
+        .select(conflictColumns)
+        .from(conflicts)
+        .orderBy(asc(conflicts.proposalId), asc(conflicts.userId))
+    ).map((c) => (c.source === 'detected' ? { ...c, changedAt: null } : c)),
+    declarations: await db
+      .select()
+      .from(conflictDeclarations)
+      .orderBy(asc(conflictDeclarations.proposalId), asc(conflictDeclarations.userId)),
+    bids: await db
+      .select()
+      .from(assignmentBids)
+      .orderBy(asc(assignmentBids.proposalId), asc(assignmentBids.userId)),
   };
 }
 
@@ -162,6 +191,14 @@ describe('benchmark data: bulk SQL writes what the services write', () => {
     expect(rows.reviewResponses).toHaveLength(72);
     // Scores were worked out, as saving the score form does.
     expect(rows.reviews.every((r) => typeof r.score === 'number')).toBe(true);
+    // Conflicts of every source, and no reviewer assigned where there is one.
+    const sources = new Set(rows.conflicts.map((c) => c.source));
+    expect([...sources].sort()).toEqual(['applicant', 'detected', 'reviewer']);
+    expect(rows.declarations).toHaveLength(plan.memberDeclarations.length);
+    expect(rows.bids).toHaveLength(plan.bids.length);
+    expect(rows.bids.length).toBeGreaterThan(0);
+    const conflicted = new Set(rows.conflicts.map((c) => `${c.proposalId}:${c.userId}`));
+    expect(rows.reviewers.filter((r) => conflicted.has(`${r.proposalId}:${r.userId}`))).toEqual([]);
   });
 
   it('holds the same rows both ways', async () => {
@@ -195,5 +232,6 @@ describe('benchmark data: bulk SQL writes what the services write', () => {
       const reviewsUrl = `/calls/${callId}/proposals/${id}/reviews/`;
       expect(await get(bulk, reviewsUrl)).toEqual(await get(services, reviewsUrl));
     }
-  });
+    // Twenty requests each way: more than the default timeout on a busy machine.
+  }, 120_000);
 });
