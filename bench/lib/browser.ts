@@ -153,3 +153,24 @@ export function firstContentfulPaint(page: Page): Promise<number> {
       }),
   );
 }
+
+/** The rows of the chair's proposal list page (the call's Resource Totals table comes first). */
+export const LIST_PAGE_ROWS = 'table[aria-label^="Proposals of"] tbody tr';
+
+/**
+ * The baseline of figure (i)'s pages: the chair's list page of call `callId` ((e)'s
+ * page), opened signed in with `token` in a fresh context, to its first row painted.
+ */
+export async function openListPage(
+  browser: Browser,
+  baseUrl: string,
+  callId: number,
+  token: string,
+): Promise<number> {
+  const page = await signedInPage(browser, token);
+  try {
+    return await openTimed(page, `${baseUrl}/calls/${callId}/proposals`, LIST_PAGE_ROWS);
+  } finally {
+    await page.context().close();
+  }
+}
