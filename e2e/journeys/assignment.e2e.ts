@@ -1,8 +1,7 @@
 import { api, logInApi } from '../calls-support/api';
 import { createAssignmentWorld, type AssignmentWorld } from '../assignment-support/world';
 import { checkA11y, expect, test } from '../fixtures';
-import { dismissNotification, logOut, openManageMenu } from '../support/pages';
-import { signInAs } from '../support/session';
+import { dismissNotification, logInAs, logOut, openManageMenu } from '../support/pages';
 
 /*
  * Reviewer assignment for a whole call (issue 27): the chair opens bidding, two members
@@ -31,7 +30,8 @@ test('the chair opens bidding, members bid, and Propose, Apply and the matrix as
   const { bridge, stream } = proposals;
 
   // --- Carla sets k and opens bidding ------------------------------------------------
-  await signInAs(page, chair, `/calls/${call.id}/`);
+  await logInAs(page, chair);
+  await page.goto(`/calls/${call.id}/`);
   await (await openManageMenu(page)).getByRole('menuitem', { name: 'Assign Reviewers' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Assign Reviewers' })).toBeVisible();
   // Three proposals, four members (Carla chairs, and chairs are members).
@@ -52,7 +52,8 @@ test('the chair opens bidding, members bid, and Propose, Apply and the matrix as
     member: typeof grace,
     choices: { name: string; label: 'Eager' | 'Not me' }[],
   ) => {
-    await signInAs(page, member, `/calls/${call.id}/`);
+    await logInAs(page, member);
+    await page.goto(`/calls/${call.id}/`);
     await page.getByRole('link', { name: 'Bid on Proposals' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Bid on Proposals' })).toBeVisible();
     for (const { name, label } of choices) {
@@ -77,7 +78,8 @@ test('the chair opens bidding, members bid, and Propose, Apply and the matrix as
   await bid(hedy, [{ name: stream.name, label: 'Eager' }]);
 
   // --- Carla proposes, reads the preview and applies it ------------------------------
-  await signInAs(page, chair, `/calls/${call.id}/assignment`);
+  await logInAs(page, chair);
+  await page.goto(`/calls/${call.id}/assignment`);
   await page.getByRole('button', { name: 'Propose assignments' }).click();
   const preview = page.getByRole('region', { name: 'Proposed assignments' });
   await expect(preview).toBeVisible({ timeout: 60_000 });
@@ -103,7 +105,7 @@ test('the chair opens bidding, members bid, and Propose, Apply and the matrix as
   await logOut(page, chair.username);
 
   // --- Grace finds her new proposal on Pending Reviews -------------------------------
-  await signInAs(page, grace, '/');
+  await logInAs(page, grace);
   await page
     .getByRole('navigation', { name: 'Main navigation' })
     .getByRole('link', { name: 'My Pending Reviews' })
@@ -114,7 +116,8 @@ test('the chair opens bidding, members bid, and Propose, Apply and the matrix as
   await logOut(page, grace.username);
 
   // --- The matrix takes Grace off the Bridge, and puts her back ----------------------
-  await signInAs(page, chair, `/calls/${call.id}/assignment`);
+  await logInAs(page, chair);
+  await page.goto(`/calls/${call.id}/assignment`);
   await page.getByRole('link', { name: 'Open the matrix' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Assignment Matrix' })).toBeVisible();
   await page.getByLabel('Search proposals').fill(bridge.name);

@@ -9,8 +9,7 @@ import {
 } from '../calls-support/api';
 import { createCallsWorld, type CallsWorld } from '../calls-support/world';
 import { checkA11y, expect, test } from '../fixtures';
-import { dismissNotification, openManageMenu } from '../support/pages';
-import { signInAs } from '../support/session';
+import { dismissNotification, logInAs, openManageMenu } from '../support/pages';
 
 /*
  * Calls for proposals (spec section 2: Call lists, the wizard, Call detail, Call
@@ -102,7 +101,7 @@ test('a chair creates a call in the wizard, edits it and grants and withdraws an
     reviewDeadline: daysFromNow(60, 17, 30),
   };
 
-  await signInAs(page, chair, '/');
+  await logInAs(page, chair);
   await openCallList(page);
   await checkA11y(page);
 
@@ -296,7 +295,7 @@ test('a user with no role sees a call but none of the chair’s actions', async 
     }),
   };
 
-  await signInAs(page, plainUser, '/');
+  await logInAs(page, plainUser);
   await openCallList(page);
   await expect(
     currentTable(page).getByRole('link', { name: call.name, exact: true }),
@@ -355,7 +354,7 @@ test('a chair closes a call whose review period has ended and finds it under His
     ],
   });
 
-  await signInAs(page, chair, '/');
+  await logInAs(page, chair);
   await openCallList(page);
   await expect(currentTable(page).getByRole('link', { name, exact: true })).toBeVisible();
   await currentTable(page).getByRole('link', { name, exact: true }).click();
@@ -434,7 +433,8 @@ test('a notification shown over the Manage Extensions dialog reaches assistive t
     ],
   });
 
-  await signInAs(page, chair, `/calls/${callId}/`);
+  await logInAs(page, chair);
+  await page.goto(`/calls/${callId}/`);
   await (await openManageMenu(page)).getByRole('menuitem', { name: 'Manage Extensions' }).click();
   const dialog = page.getByRole('dialog', { name: 'Manage Extensions' });
   await dialog.getByRole('combobox', { name: 'User' }).fill(applicant.lastName);

@@ -4,8 +4,7 @@ import { expect, test } from '../fixtures';
 import { readCsv, readXlsx } from '../chair-support/files';
 import { createChairWorld, type ChairWorld } from '../chair-support/world';
 import { waitForMail } from '../support/mail';
-import { dismissNotification } from '../support/pages';
-import { signInAs } from '../support/session';
+import { dismissNotification, logInAs } from '../support/pages';
 
 /*
  * The decision meeting (issue 14; spec section 2, Proposal list and Decision Summary;
@@ -45,7 +44,8 @@ test('a chair runs the decision meeting from the list and its downloads; the aut
   const ada = `Ada Author${tag}`;
 
   // --- The list: the chair's columns, the totals, the facility filter -----------------
-  await signInAs(page, chair, `/calls/${call.id}/proposals/`);
+  await logInAs(page, chair);
+  await page.goto(`/calls/${call.id}/proposals/`);
   const table = listTable(page);
   // By default the columns that fit the page: the table does not scroll sideways.
   await expect(table.getByRole('columnheader')).toHaveText([
@@ -434,7 +434,8 @@ test('a chair runs the decision meeting from the list and its downloads; the aut
 
   // --- The author reads the decision ---------------------------------------------------
   const writer = await openBrowser();
-  await signInAs(writer, author, `/calls/${call.id}/proposals/${world.galaxyId}/`);
+  await logInAs(writer, author);
+  await writer.goto(`/calls/${call.id}/proposals/${world.galaxyId}/`);
   await expect(writer.getByRole('heading', { level: 1, name: proposals.galaxy })).toBeVisible();
   const authorsDecision = writer.getByRole('region', { name: 'Decision Summary' });
   await expect(authorsDecision).toContainText('Accepted: 3 nights on ATCA.');

@@ -1,8 +1,7 @@
 import { api, logInApi } from '../calls-support/api';
 import { createConflictsWorld, openReview, type ConflictsWorld } from '../conflicts-support/world';
 import { checkA11y, expect, test } from '../fixtures';
-import { dismissNotification, logOut, openManageMenu } from '../support/pages';
-import { signInAs } from '../support/session';
+import { dismissNotification, logInAs, logOut, openManageMenu } from '../support/pages';
 
 /*
  * Conflicts of interest (issue 26), as the three people meet them: the applicant declares
@@ -33,7 +32,8 @@ test('an applicant, a member and a chair each record a conflict, and Manage Revi
   const proposalPath = `/calls/${call.id}/proposals/${proposal.id}/`;
 
   // --- Ada declares Hedy in her draft's Conflicts panel ------------------------------
-  await signInAs(page, author, proposalPath);
+  await logInAs(page, author);
+  await page.goto(proposalPath);
   const panel = page.getByRole('region', { name: 'Conflicts of Interest' });
   await expect(panel.getByRole('list', { name: 'Committee members' })).toBeVisible();
   const hedyRow = panel.getByRole('group', { name: hedy.fullName });
@@ -70,7 +70,8 @@ test('an applicant, a member and a chair each record a conflict, and Manage Revi
     .toEqual([ivan.fullName, jane.fullName].sort());
 
   // --- Grace meets the declaration and declares a conflict ----------------------------
-  await signInAs(page, grace, proposalPath);
+  await logInAs(page, grace);
+  await page.goto(proposalPath);
   const gate = page.getByRole('region', {
     name: 'Do you have a conflict of interest with this proposal?',
   });
@@ -90,7 +91,8 @@ test('an applicant, a member and a chair each record a conflict, and Manage Revi
 
   // --- Carla confirms Ivan's suggestion and dismisses Jane's --------------------------
   await logOut(page, grace.username);
-  await signInAs(page, chair, `/calls/${call.id}`);
+  await logInAs(page, chair);
+  await page.goto(`/calls/${call.id}`);
   await (
     await openManageMenu(page)
   )

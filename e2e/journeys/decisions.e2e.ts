@@ -10,8 +10,7 @@ import {
   type DecisionsWorld,
 } from '../decisions-support/world';
 import { waitForMail } from '../support/mail';
-import { dismissNotification, openManageMenu } from '../support/pages';
-import { signInAs } from '../support/session';
+import { dismissNotification, logInAs, openManageMenu } from '../support/pages';
 
 /*
  * The decision meeting with capacities, awards and letters (issue 29): the chair enters the
@@ -62,7 +61,8 @@ test('the chair allocates the telescope from the ranking and releases the letter
   const label = `${FACILITY}: ${FIELD_TITLE}`;
 
   // --- The Ranking: in order of review score, no line without a capacity ---------------
-  await signInAs(page, chair, `/calls/${call.id}/`);
+  await logInAs(page, chair);
+  await page.goto(`/calls/${call.id}/`);
   await (await openManageMenu(page)).getByRole('menuitem', { name: 'Ranking' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Ranking' })).toBeVisible();
   const table = rankingTable(page);
@@ -249,7 +249,8 @@ test('the chair allocates the telescope from the ranking and releases the letter
 
   // --- The author reads the outcome, the award and the letter ---------------------------
   const writer = await openBrowser();
-  await signInAs(writer, author, `/calls/${call.id}/proposals/${alpha.id}/`);
+  await logInAs(writer, author);
+  await writer.goto(`/calls/${call.id}/proposals/${alpha.id}/`);
   await expect(writer.getByRole('heading', { level: 1, name: alpha.name })).toBeVisible();
   const decision = writer.getByRole('region', { name: 'Decision', exact: true });
   await expect(decision).toContainText('Outcome: Approved');

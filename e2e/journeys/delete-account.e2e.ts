@@ -1,8 +1,7 @@
 import { registerVerifiedUser } from '../calls-support/api';
 import { checkA11y, expect, logIn, test } from '../fixtures';
 import { waitForMail } from '../support/mail';
-import { dismissNotification } from '../support/pages';
-import { signInAs } from '../support/session';
+import { dismissNotification, logInAs } from '../support/pages';
 
 /**
  * Deleting one's account (ASVS V8.3.2): from My Account, a dialog says what goes and
@@ -14,7 +13,7 @@ test('a person deletes their account from My Account and ends on the login page,
   page,
 }) => {
   const person = await registerVerifiedUser('Greta', 'Leaving');
-  await signInAs(page, person, '/');
+  await logInAs(page, person);
   await page
     .getByRole('navigation', { name: 'Main navigation' })
     .getByRole('link', { name: 'My Account' })

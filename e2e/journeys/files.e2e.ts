@@ -5,8 +5,7 @@ import { makePdf } from '../files-support/pdf';
 import { createFilesWorld, TYPE_NAME, type FilesWorld } from '../files-support/world';
 import { createProposal } from '../proposals-support/api';
 import { editorPath } from '../proposals-support/editor';
-import { dismissNotification, openManageMenu, textField } from '../support/pages';
-import { signInAs } from '../support/session';
+import { dismissNotification, logInAs, openManageMenu, textField } from '../support/pages';
 
 /*
  * Files and the proposal PDF (issue 12; spec section 2, Manage Uploaded Files and Save PDF;
@@ -89,7 +88,8 @@ async function openNewProposal(page: Page, name: string): Promise<void> {
     typeId: call.typeId,
     name,
   });
-  await signInAs(page, author, editorPath(call.id, proposalId));
+  await logInAs(page, author);
+  await page.goto(editorPath(call.id, proposalId));
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
 }
 
@@ -102,7 +102,8 @@ test('an author uploads a PDF to a form, finds and downloads it, and saves the p
   const { author, call, formName } = world;
   const proposalName = `Magnetic domains ${Date.now().toString(36)}`;
 
-  await signInAs(page, author, `/calls/${call.id}/`);
+  await logInAs(page, author);
+  await page.goto(`/calls/${call.id}/`);
   await expect(page.getByRole('heading', { level: 1, name: call.name })).toBeVisible();
   await (await openManageMenu(page)).getByRole('menuitem', { name: 'Add Proposal' }).click();
   await textField(page, 'Proposal Name').fill(proposalName);

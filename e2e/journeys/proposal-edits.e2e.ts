@@ -21,8 +21,7 @@ import {
   openFormTab,
 } from '../proposals-support/editor';
 import { createProposalsWorld, type ProposalsWorld } from '../proposals-support/world';
-import { dismissNotification, textField } from '../support/pages';
-import { signInAs } from '../support/session';
+import { dismissNotification, logInAs, textField } from '../support/pages';
 
 /*
  * Edits are never lost (issue 25): one editor per browser tab, answers someone else saved
@@ -82,7 +81,7 @@ test('a second tab of the same person on a proposal is read-only, and says why',
   const { author, call, authorToken } = world;
   const proposalId = await answeredProposal(authorToken, `Two tabs ${Date.now().toString(36)}`);
 
-  await signInAs(page, author);
+  await logInAs(page, author);
   expect((await openEditor(page, call.id, proposalId)).mine).toBe(true);
   await expectEditable(page);
 
@@ -130,7 +129,7 @@ test('answers saved by a collaborator while the lock was lost: keep mine or take
   const team = forms.team.displayName;
 
   // The author types into both forms, and adds a team member.
-  await signInAs(page, author);
+  await logInAs(page, author);
   expect((await openEditor(page, call.id, proposalId)).mine).toBe(true);
   await textField(page, 'Project title').fill('Dust and gas in the Magellanic Bridge');
   await openFormTab(page, team);
@@ -155,7 +154,7 @@ test('answers saved by a collaborator while the lock was lost: keep mine or take
 
   // Meanwhile the collaborator takes the proposal, changes both forms, saves and leaves.
   const other = await openBrowser();
-  await signInAs(other, collaborator);
+  await logInAs(other, collaborator);
   expect((await openEditor(other, call.id, proposalId)).mine).toBe(true);
   await textField(other, 'Project title').fill('Magellanic Bridge dust map');
   await openFormTab(other, team);
@@ -215,7 +214,7 @@ test('answers typed and not saved come back after a reload', async ({ page }) =>
     team: false,
   });
 
-  await signInAs(page, author);
+  await logInAs(page, author);
   await openEditor(page, call.id, proposalId);
   await expectEditable(page);
   await textField(page, 'Project title').fill('A title never saved');
@@ -255,7 +254,7 @@ test('answers typed when the session ends are offered back after logging in agai
     { team: false },
   );
 
-  await signInAs(page, person);
+  await logInAs(page, person);
   await openEditor(page, call.id, proposalId);
   await expectEditable(page);
   await textField(page, 'Project title').fill('Stellar atmospheres, unsaved');
@@ -265,7 +264,8 @@ test('answers typed when the session ends are offered back after logging in agai
 
   // From another browser, the person ends every other session, this one too.
   const other = await openBrowser();
-  await signInAs(other, person, '/account');
+  await logInAs(other, person);
+  await other.goto('/account');
   await other.getByRole('button', { name: 'Sign out other sessions' }).click();
   await other
     .getByRole('dialog', { name: 'Sign out other sessions?' })

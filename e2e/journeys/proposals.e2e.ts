@@ -23,8 +23,7 @@ import {
 import { ABSTRACT_MAX_WORDS } from '../proposals-support/forms';
 import { createProposalsWorld, TYPE_NAMES, type ProposalsWorld } from '../proposals-support/world';
 import { linkToServer, waitForMail } from '../support/mail';
-import { dismissNotification, openManageMenu, textField } from '../support/pages';
-import { signInAs } from '../support/session';
+import { dismissNotification, logInAs, openManageMenu, textField } from '../support/pages';
 
 /*
  * Writing a proposal (spec section 2, Proposal editor and Dashboard; section 4, Proposal
@@ -97,7 +96,8 @@ test('an author writes a proposal: two forms, entries, a failed save, Save All, 
   const summary = forms.observing.displayName;
   const team = forms.team.displayName;
 
-  await signInAs(page, author, `/calls/${call.id}/`);
+  await logInAs(page, author);
+  await page.goto(`/calls/${call.id}/`);
   await expect(page.getByRole('heading', { level: 1, name: call.name })).toBeVisible();
   await (await openManageMenu(page)).getByRole('menuitem', { name: 'Add Proposal' }).click();
 
@@ -249,13 +249,15 @@ test('a collaborator joins by their hash, finds the proposal and edits the draft
   const proposalId = await proposalByAuthor(proposalName);
 
   // The collaborator reads their hash on My Account, to give it to the author.
-  await signInAs(page, collaborator, '/account');
+  await logInAs(page, collaborator);
+  await page.goto('/account');
   const hash = (await page.getByLabel('Your collaborator hash').textContent())?.trim() ?? '';
   expect(hash).toMatch(/^[A-Za-z0-9]{10}$/);
 
   // The author adds them in Manage Collaborators, after a wrong hash first.
   const authorPage = await openBrowser();
-  await signInAs(authorPage, author, editorPath(call.id, proposalId));
+  await logInAs(authorPage, author);
+  await authorPage.goto(editorPath(call.id, proposalId));
   await expect(authorPage.getByRole('heading', { level: 1, name: proposalName })).toBeVisible();
   await (
     await openManageMenu(authorPage)
@@ -329,14 +331,15 @@ test('a second person on the same proposal sees who edits it, and gets it when t
   await addCollaborator(authorToken, proposalId, await collaboratorHash(collaboratorToken));
 
   // The author opens the proposal first and holds it.
-  await signInAs(page, author);
+  await logInAs(page, author);
   expect((await openEditor(page, call.id, proposalId)).holder).toBe(author.fullName);
   await expect(page.getByRole('heading', { level: 1, name: proposalName })).toBeVisible();
   await expectEditable(page);
 
   // The collaborator, in another browser, may read it but not change it.
   const other = await openBrowser();
-  await signInAs(other, collaborator, editorPath(call.id, proposalId));
+  await logInAs(other, collaborator);
+  await other.goto(editorPath(call.id, proposalId));
   await expect(lockBadge(other, author.fullName)).toBeVisible();
   await expect(
     other.getByText(

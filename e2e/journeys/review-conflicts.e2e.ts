@@ -3,8 +3,7 @@ import { api, logInApi } from '../calls-support/api';
 import { checkA11y, expect, test, watchForProblems } from '../fixtures';
 import { choose } from '../proposals-support/editor';
 import { createReviewsWorld, type ReviewsWorld } from '../reviews-support/world';
-import { dismissNotification, textField } from '../support/pages';
-import { signInAs } from '../support/session';
+import { dismissNotification, logInAs, textField } from '../support/pages';
 
 /*
  * A review open in two tabs (issue 25): each save names the review's version it started
@@ -43,7 +42,8 @@ test('a review saved in one tab and then in another: the choice appears, and Kee
   const heading = { level: 1, name: `Review of ${proposal.name}` } as const;
 
   // Grace writes her review and saves it: it has its own address now.
-  await signInAs(page, member, `/calls/${call.id}/proposals/${proposal.id}/review/`);
+  await logInAs(page, member);
+  await page.goto(`/calls/${call.id}/proposals/${proposal.id}/review/`);
   await expect(page.getByRole('heading', heading)).toBeVisible();
   await textField(page, 'Strengths').fill('A first look.');
   await reviewTab(page, forms.scores).click();

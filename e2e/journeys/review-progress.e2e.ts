@@ -1,8 +1,7 @@
 import { createProgressWorld, type ProgressWorld } from '../progress-support/world';
 import { adminCredentials, checkA11y, expect, test } from '../fixtures';
 import { waitForMail } from '../support/mail';
-import { dismissNotification, logOut, openManageMenu } from '../support/pages';
-import { signInAs } from '../support/session';
+import { dismissNotification, logInAs, logOut, openManageMenu } from '../support/pages';
 
 /*
  * Reminders, the chair's review progress and the history (issue 28): the chair reads
@@ -26,7 +25,8 @@ test('the chair edits the reviewers’ reminder and reminds a member from Review
   test.setTimeout(120_000);
   const { call, proposals, chair, grace, hedy } = world;
 
-  await signInAs(page, chair, `/calls/${call.id}/`);
+  await logInAs(page, chair);
+  await page.goto(`/calls/${call.id}/`);
   await (await openManageMenu(page)).getByRole('menuitem', { name: 'Review Progress' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Review Progress' })).toBeVisible();
   // Three proposals want three reviews each; Grace has saved one.
@@ -87,7 +87,8 @@ test('the chair reads a proposal’s history, and its applicant their own timeli
   const { call, proposals, chair, applicants } = world;
   const { bridge } = proposals;
 
-  await signInAs(page, chair, `/calls/${call.id}/proposals/${bridge.id}/?tab=history`);
+  await logInAs(page, chair);
+  await page.goto(`/calls/${call.id}/proposals/${bridge.id}/?tab=history`);
   const history = page.getByRole('table', { name: `History of ${bridge.name}` });
   await expect(
     history.getByRole('row').filter({ hasText: 'Submitted the proposal' }),
@@ -99,7 +100,8 @@ test('the chair reads a proposal’s history, and its applicant their own timeli
   await logOut(page, chair.username);
 
   // Ada sees what she did, never the chair's assignments.
-  await signInAs(page, applicants.ada, `/calls/${call.id}/proposals/${bridge.id}/?tab=history`);
+  await logInAs(page, applicants.ada);
+  await page.goto(`/calls/${call.id}/proposals/${bridge.id}/?tab=history`);
   await expect(
     page.getByText('This is what you and your collaborators did to this proposal.'),
   ).toBeVisible();
@@ -114,7 +116,7 @@ test('an administrator filters the Activity page to one chair’s assignments', 
   test.setTimeout(90_000);
   const { chair, proposals } = world;
   const admin = adminCredentials();
-  await signInAs(page, admin, '/');
+  await logInAs(page, admin);
   await page
     .getByRole('navigation', { name: 'Main navigation' })
     .getByRole('link', { name: 'Activity' })

@@ -5,8 +5,7 @@ import { checkA11y, expect, test } from '../fixtures';
 import { choose } from '../proposals-support/editor';
 import { createReviewsWorld, type ReviewsWorld } from '../reviews-support/world';
 import { linkToServer, waitForMail } from '../support/mail';
-import { dismissNotification, openManageMenu, textField } from '../support/pages';
-import { signInAs } from '../support/session';
+import { dismissNotification, logInAs, openManageMenu, textField } from '../support/pages';
 
 /*
  * Reviewing a proposal (spec section 2, Reviews and Dashboard; section 6, Chair, Member
@@ -40,7 +39,8 @@ test('a chair assigns a reviewer, the member reviews, the chair reads the totals
   const { chair, member, author, call, proposal, forms } = world;
 
   // --- The chair assigns Grace in Manage Reviewers ----------------------------------
-  await signInAs(page, chair, proposalPath());
+  await logInAs(page, chair);
+  await page.goto(proposalPath());
   await expect(page.getByRole('heading', { level: 1, name: proposal.name })).toBeVisible();
   const about = page.getByRole('region', { name: 'About this proposal' });
   await expect(about).toContainText('No reviewers assigned · Review score: N/A');
@@ -72,7 +72,7 @@ test('a chair assigns a reviewer, the member reviews, the chair reads the totals
 
   // --- Grace finds it in My Pending Reviews and reviews it ---------------------------
   const reviewer = await openBrowser();
-  await signInAs(reviewer, member, '/');
+  await logInAs(reviewer, member);
   const pendingPanel = reviewer.getByRole('heading', { name: 'Pending reviews' }).locator('..');
   await expect(pendingPanel.getByText('1', { exact: true })).toBeVisible();
   await reviewer
@@ -192,7 +192,8 @@ test('a chair assigns a reviewer, the member reviews, the chair reads the totals
 
   // --- The author sees none of it ------------------------------------------------------
   const writer = await openBrowser();
-  await signInAs(writer, author, proposalPath());
+  await logInAs(writer, author);
+  await writer.goto(proposalPath());
   await expect(writer.getByRole('heading', { level: 1, name: proposal.name })).toBeVisible();
   const authorsView = writer.getByRole('region', { name: 'About this proposal' });
   await expect(authorsView).toContainText('Submitted');

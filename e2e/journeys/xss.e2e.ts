@@ -10,8 +10,7 @@ import {
 } from '../security/canaries';
 import { FORMULA_PAYLOADS, markersIn, PAYLOADS } from '../security/xss-payloads';
 import { BATCHES, createXssWorld, type XssWorld } from '../security/xss-world';
-import { openManageMenu } from '../support/pages';
-import { signInAs } from '../support/session';
+import { logInAs, openManageMenu } from '../support/pages';
 
 /*
  * The XSS corpus (issue 16, item 5): every payload of e2e/security/xss-payloads.ts goes
@@ -139,7 +138,7 @@ test('no payload runs on any page that shows it, and no download holds a formula
 
   // --- The author, while the call is open: the editor, its files, the dashboard --------
   const author = await openWatchedBrowser(browser, baseURL!, sightings);
-  await signInAs(author, world.author);
+  await logInAs(author, world.author);
   await tally.visit(author, 'dashboard (author)', '/?proposals.size=100');
   await tally.visit(author, 'new proposal (call, types)', `/calls/${main.id}/new`);
   const fileNames = new Set<number>();
@@ -167,7 +166,7 @@ test('no payload runs on any page that shows it, and no download holds a formula
 
   // --- The reviewer: dashboard, pending reviews, the review editor ---------------------
   const reviewer = await openWatchedBrowser(browser, baseURL!, sightings);
-  await signInAs(reviewer, world.reviewer);
+  await logInAs(reviewer, world.reviewer);
   await tally.visit(reviewer, 'dashboard (reviewer)', '/?reviews.size=100');
   await tally.visit(reviewer, 'pending reviews', '/pending_reviews');
   await tally.visit(reviewer, 'review editor', `${proposalPath(reviewed.id)}review/`);
@@ -181,7 +180,7 @@ test('no payload runs on any page that shows it, and no download holds a formula
 
   // --- The chair (the administrator) ----------------------------------------------------
   const chair = await openWatchedBrowser(browser, baseURL!, sightings);
-  await signInAs(chair, adminCredentials());
+  await logInAs(chair, adminCredentials());
   await tally.visit(chair, 'dashboard (admin)', '/', { expectMarkers: false });
   await tally.visit(chair, 'call page, every payload', `/calls/${main.id}`);
   for (const { id, payload } of world.payloadCalls) {

@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import PostalMime from 'postal-mime';
 import { expect } from '../fixtures';
@@ -24,41 +24,25 @@ export interface MailQuery {
   subject: string | RegExp;
 }
 
-/**
- * Mails already read, by path and size: the outbox grows through the whole run (every
- * registration mails a link), and each poll of each waitForMail parsed all of it again
- * (300 mails of 1 kB: 3 s on the 2-core machine at load 20). The server writes a file once
- * and never changes it; a file read while half written has another size than the whole
- * one, so it is read again.
- */
-const parsed = new Map<string, { size: number; mail: OutboxMail }>();
-
-async function readMail(dir: string, file: string): Promise<OutboxMail> {
-  const full = path.join(dir, file);
-  const { size } = await stat(full);
-  const known = parsed.get(full);
-  if (known?.size === size) return known.mail;
-  const content = await readFile(full);
-  const email = await PostalMime.parse(content);
-  const text = email.text ?? '';
-  const mail = {
-    file,
-    to: email.to?.map((address) => address.address).join(', ') ?? '',
-    subject: email.subject ?? '',
-    text,
-    links: [...text.matchAll(/https?:\/\/[^\s<>"]+/g)].map((match) => match[0]),
-  };
-  parsed.set(full, { size: content.length, mail });
-  return mail;
-}
-
 /** Every mail in the outbox of the server at `dataDir`, oldest first. */
 export async function readOutbox(dataDir = e2eEnv('dataDir')): Promise<OutboxMail[]> {
   const dir = path.join(dataDir, 'outbox');
   const names = (await readdir(dir).catch(() => [] as string[]))
     .filter((name) => name.endsWith('.eml'))
     .sort();
-  return Promise.all(names.map((file) => readMail(dir, file)));
+  return Promise.all(
+    names.map(async (file) => {
+      const email = await PostalMime.parse(await readFile(path.join(dir, file)));
+      const text = email.text ?? '';
+      return {
+        file,
+        to: email.to?.map((address) => address.address).join(', ') ?? '',
+        subject: email.subject ?? '',
+        text,
+        links: [...text.matchAll(/https?:\/\/[^\s<>"]+/g)].map((match) => match[0]),
+      };
+    }),
+  );
 }
 
 function matches(mail: OutboxMail, query: MailQuery): boolean {
