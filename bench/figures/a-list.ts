@@ -35,6 +35,13 @@ const SORTS = {
 type Sort = keyof typeof SORTS;
 
 /**
+ * The entries a resource column adds up: a FILTER, not a WHERE, so that PostgreSQL
+ * estimates the amounts as many as the call's proposals (of JSON conditions it guesses a
+ * few rows, and joins by a nested loop: 17 s at 30,000).
+ */
+const COUNTS = `jsonb_typeof(e.data -> '${SORT_FIELD}') = 'number' and e.data ->> 'facility' = $2`;
+
+/**
  * One page of the chair's list as one query: the rows in the API's order (`sort`, then
  * id; a resource column's amount is the sum of the proposal's entries of facility $2 in
  * the field, as resource-totals.queries.ts adds them, none last), the total, the
@@ -47,12 +54,12 @@ with resource_forms as (
   select f.id from forms f join form_names n on n.id = f.form_name_id where n.type in (4, 5)
 ),
 amounts as (
-  select e.proposal_id, sum((e.data ->> '${SORT_FIELD}')::float8) as amount
+  select e.proposal_id, sum((e.data ->> '${SORT_FIELD}')::float8) filter (where ${COUNTS}) as amount
   from proposal_responses e
   join proposals p on p.id = e.proposal_id
   where p.call_id = $1 and e.form_id in (select id from resource_forms)
-    and jsonb_typeof(e.data -> '${SORT_FIELD}') = 'number' and e.data ->> 'facility' = $2
   group by 1
+  having bool_or(${COUNTS})
 ),
 page as (
   select p.id, p.name, p.proposal_type_id, pt.name as type_name, p.author_id,

@@ -230,22 +230,31 @@ export interface ResourceSort {
  * domain's `resourceValues` adds them (chair-sort-export.api.test.ts holds the two to the
  * same order). A proposal without a number there has no row (N/A). One grouped scan of
  * the call's resource entries, as `reviewScoresOfCall` is for the score.
+ *
+ * Which entries count is a FILTER and a HAVING, not a WHERE: PostgreSQL cannot estimate
+ * conditions on JSON values and guesses a few rows, then joins the list's 30,000
+ * proposals to the thousands of amounts by a nested loop (17 s at 30,000, against 0.2 s
+ * by a hash join). Grouped over every resource entry of the call, the estimate is the
+ * call's proposals, as it is. The FILTER is checked before the cast, so only numbers are
+ * cast.
  */
 export function resourceAmountsOfCall(callId: number, sort: ResourceSort) {
   const withField = sort.forms.filter((form) => form.options.data_fields.includes(sort.field));
   if (withField.length === 0)
     return sql`(select null::int as "proposal_id", null::double precision as "amount" where false) as "resource_amounts"`;
+  const counts = sql`jsonb_typeof(${answer(sort.field)}) = 'number'
+      and ${facilitySql(withField)} = ${sort.facility}::text`;
   return sql`(
     select ${proposalResponses.proposalId} as "proposal_id",
-      sum((${proposalResponses.data} ->> ${sort.field}::text)::double precision) as "amount"
+      sum((${proposalResponses.data} ->> ${sort.field}::text)::double precision)
+        filter (where ${counts}) as "amount"
     from ${proposalResponses} inner join "proposals" p on p."id" = ${proposalResponses.proposalId}
     where p."call_id" = ${callId}
       and ${inArray(
         proposalResponses.formId,
         withField.map((form) => form.id),
       )}
-      and jsonb_typeof(${answer(sort.field)}) = 'number'
-      and ${facilitySql(withField)} = ${sort.facility}::text
     group by ${proposalResponses.proposalId}
+    having bool_or(${counts})
   ) as "resource_amounts"`;
 }
